@@ -1,0 +1,20 @@
+/* xsdt backend: AArch64. Included by <xsdt/usdt.h>; not for direct use. */
+#ifndef XSDT_ARCH_USDT_H
+#define XSDT_ARCH_USDT_H
+
+/* A 4-byte aligned `nop` (d503201f); B, BRK and NOP can replace one another
+ * with a single aligned 32-bit store. */
+#define XSDT_ARCH_SITE_ALIGN ".balign 4"
+#define XSDT_ARCH_SITE_NOP "nop"
+#define XSDT_ARCH_SITE_ENTER ""
+#define XSDT_ARCH_SITE_LEAVE ""
+
+#define XSDT_ARCH_ADDR ".8byte"
+
+/* "nr" instead of sys/sdt.h's "nor": a memory alternative lets gcc print
+ * [x0, #:lo12:sym] for globals, which no consumer can decode. %x prints the
+ * x-register name (libbpf rejects w-registers) and leaves immediates bare. */
+#define XSDT_ARCH_ARG_CONSTRAINT "nr"
+#define XSDT_ARCH_ARG_ASM(n) ".ascii \"%x[xsdt_a" #n "]\"\n"
+
+#endif

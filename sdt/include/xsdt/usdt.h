@@ -1,0 +1,285 @@
+/*
+ * xsdt: portable stapsdt-compatible USDT probes (C99+ and C++11+, gcc and clang).
+ *
+ *   XSDT_PROBE(provider, name, args...)          a probe with 0..12 arguments
+ *   XSDT_SEMAPHORE(provider, name)               define the probe's semaphore
+ *   XSDT_SEMAPHORE_DECLARE(provider, name)       declare it in another file
+ *   XSDT_PROBE_ENABLED(provider, name)           is a tracer attached?
+ *   XSDT_PROBE_GUARDED(provider, name, args...)  evaluate the args only then
+ *
+ * Every probe emits one NOP of the architecture's patch width at the probe
+ * site and one stapsdt v3 note (type 3, owner "stapsdt") that records the
+ * site, the `_.stapsdt.base` address, the semaphore and one argument spec
+ * per argument in the portable subset: register, register + displacement,
+ * or immediate. The per-architecture pieces (NOP, operand constraint and
+ * register naming) live in arches/<arch>/include/xsdt/arch/usdt.h, which the
+ * build puts on the include path for the target.
+ *
+ * Floating-point arguments are passed as their IEEE-754 bit pattern in an
+ * integer register (or, on i386 for doubles, in a stack slot) and marked with
+ * the `f` size suffix: `4f@%rax`, `8f@x3`, `8f@(%eax)`.
+ */
+#ifndef XSDT_USDT_H
+#define XSDT_USDT_H
+
+#if defined(__has_include)
+#if !__has_include(<xsdt/arch/usdt.h>)
+#error "xsdt: no backend on the include path; add -I arches/<arch>/include for the target"
+#endif
+#endif
+#include <xsdt/arch/usdt.h>
+
+/* ---- Argument traits: size, signedness, floating point ------------------ */
+
+#ifdef __cplusplus
+#include <type_traits>
+namespace xsdt {
+namespace detail {
+template <class T, bool = std::is_enum<T>::value> struct integer_view {
+  typedef T type;
+};
+template <class T> struct integer_view<T, true> {
+  typedef typename std::underlying_type<T>::type type;
+};
+template <class T> struct arg_traits {
+  typedef typename std::decay<T>::type decayed;
+  static const bool is_float = std::is_floating_point<decayed>::value;
+  static const bool is_signed =
+      !is_float && std::is_signed<typename integer_view<decayed>::type>::value;
+  static const int size = static_cast<int>(sizeof(decayed));
+};
+} // namespace detail
+} // namespace xsdt
+#define XSDT_ARG_TRAITS_(x) ::xsdt::detail::arg_traits<decltype((x))>
+#define XSDT_ARG_SIZE_(x) (XSDT_ARG_TRAITS_(x)::size)
+#define XSDT_ARG_SIGNED_(x) (XSDT_ARG_TRAITS_(x)::is_signed)
+#define XSDT_ARG_FLOAT_(x) (XSDT_ARG_TRAITS_(x)::is_float)
+#define XSDT_ARG_TYPE_(x) XSDT_ARG_TRAITS_(x)::decayed
+#define XSDT_EXTERN_C_ extern "C"
+#else
+/* __builtin_classify_type: 5 pointer, 8 real, 14 array. */
+#define XSDT_ARG_POINTER_(x)                                                   \
+  (__builtin_classify_type(x) == 5 || __builtin_classify_type(x) == 14)
+#define XSDT_ARG_FLOAT_(x) (__builtin_classify_type(x) == 8)
+#define XSDT_ARG_SIZE_(x)                                                      \
+  ((int)(XSDT_ARG_POINTER_(x) ? sizeof(void *) : sizeof(x)))
+/* The argument's own type for integers; a stand-in unsigned type for
+ * pointers and floats, whose casts from -1 would not be constant. */
+#define XSDT_ARG_INT_TYPE_(x)                                                  \
+  __typeof__(__builtin_choose_expr(                                            \
+      XSDT_ARG_POINTER_(x) || XSDT_ARG_FLOAT_(x), 0U, (x)))
+#define XSDT_ARG_SIGNED_(x)                                                    \
+  (!XSDT_ARG_FLOAT_(x) &&                                                      \
+   !((XSDT_ARG_INT_TYPE_(x)) - 1 > (XSDT_ARG_INT_TYPE_(x))0))
+#define XSDT_ARG_TYPE_(x) __typeof__(((void)0, (x)))
+#define XSDT_EXTERN_C_ extern
+#endif
+
+/* One "n" operand per argument carries size | signed << 4 | float << 5; the
+ * note text is built from it with assembler conditionals, because gcc allows
+ * only 30 operands per asm and 12 arguments must fit. */
+#define XSDT_ARG_CODE_(x)                                                      \
+  (XSDT_ARG_SIZE_(x) | (XSDT_ARG_SIGNED_(x) ? 16 : 0) |                        \
+   (XSDT_ARG_FLOAT_(x) ? 32 : 0))
+
+#define XSDT_ARG_SIZE_OK_(x)                                                   \
+  (XSDT_ARG_SIZE_(x) == 1 || XSDT_ARG_SIZE_(x) == 2 ||                         \
+   XSDT_ARG_SIZE_(x) == 4 || XSDT_ARG_SIZE_(x) == 8)
+
+/* ---- Per-argument pieces -------------------------------------------------- */
+
+#define XSDT_ARG_CHECK_(n, x) (void)sizeof(char[XSDT_ARG_SIZE_OK_(x) ? 1 : -1]);
+
+#define XSDT_ARG_CODE_OPERAND_(n, x) [xsdt_c##n] "n"(XSDT_ARG_CODE_(x))
+
+#define XSDT_ARG_SIZE_TEXT_(n)                                                 \
+  ".if %c[xsdt_c" #n "] & 16\n.ascii \"-\"\n.endif\n"                          \
+  ".if (%c[xsdt_c" #n "] & 15) == 1\n.ascii \"1\"\n.endif\n"                   \
+  ".if (%c[xsdt_c" #n "] & 15) == 2\n.ascii \"2\"\n.endif\n"                   \
+  ".if (%c[xsdt_c" #n "] & 15) == 4\n.ascii \"4\"\n.endif\n"                   \
+  ".if (%c[xsdt_c" #n "] & 15) == 8\n.ascii \"8\"\n.endif\n"                   \
+  ".if %c[xsdt_c" #n "] & 32\n.ascii \"f\"\n.endif\n"                          \
+  ".ascii \"@\"\n"
+
+#ifdef XSDT_ARCH_ARG_AREA_ASM
+/* Backends with too few registers for 12 operands (i386) pass the arguments
+ * through an "argument area": each argument is copied into its own 8-byte
+ * slot of a local array and the asm receives only the array's address, so
+ * every spec reads `SIZE@OFFSET(base)`. This also keeps 8-byte values out of
+ * register pairs, which a spec cannot name. */
+#define XSDT_AREA_DECL_(n) unsigned long long xsdt_area[n];
+#define XSDT_ARG_PREPARE_(n, x)                                                \
+  XSDT_ARG_CHECK_(n, x) {                                                      \
+    XSDT_ARG_TYPE_(x) xsdt_value = (x);                                        \
+    __builtin_memcpy(&xsdt_area[n - 1], &xsdt_value, sizeof xsdt_value);       \
+  }
+#define XSDT_ARG_OPERANDS_(n, x) XSDT_ARG_CODE_OPERAND_(n, x)
+#define XSDT_AREA_OPERANDS_() , [xsdt_area] "r"(xsdt_area), "m"(xsdt_area)
+#define XSDT_ARG_TEXT_(n, x)                                                   \
+  XSDT_ARG_SIZE_TEXT_(n) XSDT_ARCH_ARG_AREA_ASM(XSDT_SLOT_OFFSET_##n)
+#define XSDT_SLOT_OFFSET_1 "0"
+#define XSDT_SLOT_OFFSET_2 "8"
+#define XSDT_SLOT_OFFSET_3 "16"
+#define XSDT_SLOT_OFFSET_4 "24"
+#define XSDT_SLOT_OFFSET_5 "32"
+#define XSDT_SLOT_OFFSET_6 "40"
+#define XSDT_SLOT_OFFSET_7 "48"
+#define XSDT_SLOT_OFFSET_8 "56"
+#define XSDT_SLOT_OFFSET_9 "64"
+#define XSDT_SLOT_OFFSET_10 "72"
+#define XSDT_SLOT_OFFSET_11 "80"
+#define XSDT_SLOT_OFFSET_12 "88"
+#else
+/* Every other backend hands each argument to the asm as its own operand. */
+#define XSDT_AREA_DECL_(n)
+#define XSDT_ARG_PREPARE_(n, x) XSDT_ARG_CHECK_(n, x)
+#define XSDT_ARG_OPERANDS_(n, x)                                               \
+  XSDT_ARG_CODE_OPERAND_(n, x), [xsdt_a##n] XSDT_ARCH_ARG_CONSTRAINT(x)
+#define XSDT_AREA_OPERANDS_()
+#define XSDT_ARG_TEXT_(n, x) XSDT_ARG_SIZE_TEXT_(n) XSDT_ARCH_ARG_ASM(n)
+#endif
+
+/* ---- Argument iteration (0..12) -------------------------------------------- */
+
+#define XSDT_CAT_(a, b) XSDT_CAT2_(a, b)
+#define XSDT_CAT2_(a, b) a##b
+#define XSDT_STR_(x) XSDT_STR2_(x)
+#define XSDT_STR2_(x) #x
+#define XSDT_COMMA_() ,
+#define XSDT_SPACE_TEXT_() ".ascii \" \"\n"
+#define XSDT_NOTHING_()
+
+/* Counts provider, name and the arguments: 2..14. */
+#define XSDT_COUNT_(...)                                                       \
+  XSDT_COUNT_PICK_(__VA_ARGS__, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define XSDT_COUNT_PICK_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12,    \
+                         _13, _14, n, ...)                                     \
+  n
+
+#define XSDT_FOR_0(M, S)
+#define XSDT_FOR_1(M, S, a) M(1, a)
+#define XSDT_FOR_2(M, S, a, b) XSDT_FOR_1(M, S, a) S() M(2, b)
+#define XSDT_FOR_3(M, S, a, b, c) XSDT_FOR_2(M, S, a, b) S() M(3, c)
+#define XSDT_FOR_4(M, S, a, b, c, d) XSDT_FOR_3(M, S, a, b, c) S() M(4, d)
+#define XSDT_FOR_5(M, S, a, b, c, d, e)                                        \
+  XSDT_FOR_4(M, S, a, b, c, d) S() M(5, e)
+#define XSDT_FOR_6(M, S, a, b, c, d, e, f)                                     \
+  XSDT_FOR_5(M, S, a, b, c, d, e) S() M(6, f)
+#define XSDT_FOR_7(M, S, a, b, c, d, e, f, g)                                  \
+  XSDT_FOR_6(M, S, a, b, c, d, e, f) S() M(7, g)
+#define XSDT_FOR_8(M, S, a, b, c, d, e, f, g, h)                               \
+  XSDT_FOR_7(M, S, a, b, c, d, e, f, g) S() M(8, h)
+#define XSDT_FOR_9(M, S, a, b, c, d, e, f, g, h, i)                            \
+  XSDT_FOR_8(M, S, a, b, c, d, e, f, g, h) S() M(9, i)
+#define XSDT_FOR_10(M, S, a, b, c, d, e, f, g, h, i, j)                        \
+  XSDT_FOR_9(M, S, a, b, c, d, e, f, g, h, i) S() M(10, j)
+#define XSDT_FOR_11(M, S, a, b, c, d, e, f, g, h, i, j, k)                     \
+  XSDT_FOR_10(M, S, a, b, c, d, e, f, g, h, i, j) S() M(11, k)
+#define XSDT_FOR_12(M, S, a, b, c, d, e, f, g, h, i, j, k, l)                  \
+  XSDT_FOR_11(M, S, a, b, c, d, e, f, g, h, i, j, k) S() M(12, l)
+
+/* ---- The site and its note -------------------------------------------------- */
+
+#define XSDT_SEMAPHORE_NAME_(provider, name) XSDT_SEMAPHORE_NAME2_(provider, name)
+#define XSDT_SEMAPHORE_NAME2_(provider, name) provider##_##name##_semaphore
+
+/* The note is linked to the site's section (SHF_LINK_ORDER, "o") and joins
+ * its COMDAT group ("?"), so --gc-sections and COMDAT folding drop the note
+ * together with the code instead of leaving a note that points at nothing. */
+#define XSDT_NOTE_ASM_(provider, name, semaphore, args_text)                   \
+  XSDT_ARCH_SITE_ALIGN "\n" XSDT_ARCH_SITE_ENTER "\n"                          \
+  ".Lxsdt_site%=: " XSDT_ARCH_SITE_NOP "\n" XSDT_ARCH_SITE_LEAVE "\n"          \
+  ".pushsection .note.stapsdt,\"o?\",%%note,.Lxsdt_site%=\n"                   \
+  ".balign 4\n"                                                                \
+  ".4byte 992f-991f, 994f-993f, 3\n"                                           \
+  "991: .asciz \"stapsdt\"\n"                                                  \
+  "992: .balign 4\n"                                                           \
+  "993: " XSDT_ARCH_ADDR " .Lxsdt_site%=\n"                                    \
+  XSDT_ARCH_ADDR " _.stapsdt.base\n"                                           \
+  XSDT_ARCH_ADDR " " semaphore "\n"                                            \
+  ".asciz \"" #provider "\"\n"                                                 \
+  ".asciz \"" #name "\"\n"                                                     \
+  args_text ".byte 0\n"                                                        \
+  "994: .balign 4\n"                                                           \
+  ".popsection\n"                                                              \
+  ".ifndef _.stapsdt.base\n"                                                   \
+  ".pushsection .stapsdt.base,\"aGR\",%%progbits,.stapsdt.base,comdat\n"       \
+  ".weak _.stapsdt.base\n"                                                     \
+  ".hidden _.stapsdt.base\n"                                                   \
+  "_.stapsdt.base: .space 1\n"                                                 \
+  ".size _.stapsdt.base, 1\n"                                                  \
+  ".popsection\n"                                                              \
+  ".endif\n"
+
+#define XSDT_SITE_(provider, name, semaphore, n, ...)                          \
+  do {                                                                         \
+    XSDT_AREA_DECL_(n)                                                         \
+    XSDT_FOR_##n(XSDT_ARG_PREPARE_, XSDT_NOTHING_, __VA_ARGS__)                \
+    __asm__ __volatile__(                                                      \
+        XSDT_NOTE_ASM_(provider, name, semaphore,                              \
+                       XSDT_FOR_##n(XSDT_ARG_TEXT_, XSDT_SPACE_TEXT_,          \
+                                    __VA_ARGS__))                              \
+        :                                                                      \
+        : XSDT_FOR_##n(XSDT_ARG_OPERANDS_, XSDT_COMMA_, __VA_ARGS__)          \
+              XSDT_AREA_OPERANDS_());                                          \
+  } while (0)
+#define XSDT_SITE0_(provider, name, semaphore)                                 \
+  __asm__ __volatile__(XSDT_NOTE_ASM_(provider, name, semaphore, "") : :)
+
+/* Dispatch on the count of provider, name and arguments (2..14). */
+#define XSDT_SITE_N_2(s, p, n) XSDT_SITE0_(p, n, s)
+#define XSDT_SITE_N_3(s, p, n, ...) XSDT_SITE_(p, n, s, 1, __VA_ARGS__)
+#define XSDT_SITE_N_4(s, p, n, ...) XSDT_SITE_(p, n, s, 2, __VA_ARGS__)
+#define XSDT_SITE_N_5(s, p, n, ...) XSDT_SITE_(p, n, s, 3, __VA_ARGS__)
+#define XSDT_SITE_N_6(s, p, n, ...) XSDT_SITE_(p, n, s, 4, __VA_ARGS__)
+#define XSDT_SITE_N_7(s, p, n, ...) XSDT_SITE_(p, n, s, 5, __VA_ARGS__)
+#define XSDT_SITE_N_8(s, p, n, ...) XSDT_SITE_(p, n, s, 6, __VA_ARGS__)
+#define XSDT_SITE_N_9(s, p, n, ...) XSDT_SITE_(p, n, s, 7, __VA_ARGS__)
+#define XSDT_SITE_N_10(s, p, n, ...) XSDT_SITE_(p, n, s, 8, __VA_ARGS__)
+#define XSDT_SITE_N_11(s, p, n, ...) XSDT_SITE_(p, n, s, 9, __VA_ARGS__)
+#define XSDT_SITE_N_12(s, p, n, ...) XSDT_SITE_(p, n, s, 10, __VA_ARGS__)
+#define XSDT_SITE_N_13(s, p, n, ...) XSDT_SITE_(p, n, s, 11, __VA_ARGS__)
+#define XSDT_SITE_N_14(s, p, n, ...) XSDT_SITE_(p, n, s, 12, __VA_ARGS__)
+#define XSDT_SITE_WITH_(semaphore, ...)                                        \
+  XSDT_CAT_(XSDT_SITE_N_, XSDT_COUNT_(__VA_ARGS__))(semaphore, __VA_ARGS__)
+
+#define XSDT_PROVIDER_(provider, ...) provider
+#define XSDT_NAME_(provider, name, ...) name
+
+/* ---- Public API ----------------------------------------------------------------- */
+
+/* XSDT_PROBE(provider, name, args...): a probe with no semaphore. */
+#define XSDT_PROBE(...) XSDT_SITE_WITH_("0", __VA_ARGS__)
+
+/* A probe whose note names the semaphore <provider>_<name>_semaphore, which
+ * XSDT_SEMAPHORE must define in the same linked object. */
+#define XSDT_PROBE_SEMAPHORED_(...)                                            \
+  XSDT_SITE_WITH_(                                                             \
+      XSDT_STR_(XSDT_SEMAPHORE_NAME_(XSDT_PROVIDER_(__VA_ARGS__, ~),           \
+                                     XSDT_NAME_(__VA_ARGS__, ~))),             \
+      __VA_ARGS__)
+
+/* The semaphore: a 2-byte counter in .probes that tracers increment while
+ * attached. Hidden, so each shared object has its own and reads it without
+ * a GOT indirection. */
+#define XSDT_SEMAPHORE(provider, name)                                         \
+  XSDT_EXTERN_C_ __attribute__((visibility("hidden")))                         \
+  volatile unsigned short XSDT_SEMAPHORE_NAME_(provider, name);                \
+  __attribute__((section(".probes"), used)) volatile unsigned short            \
+      XSDT_SEMAPHORE_NAME_(provider, name) = 0
+#define XSDT_SEMAPHORE_DECLARE(provider, name)                                 \
+  XSDT_EXTERN_C_ __attribute__((visibility("hidden")))                         \
+  volatile unsigned short XSDT_SEMAPHORE_NAME_(provider, name)
+
+#define XSDT_PROBE_ENABLED(provider, name)                                     \
+  __builtin_expect(XSDT_SEMAPHORE_NAME_(provider, name) != 0, 0)
+
+/* Evaluates the arguments only while a tracer holds the semaphore. */
+#define XSDT_PROBE_GUARDED(...)                                                \
+  do {                                                                         \
+    if (XSDT_PROBE_ENABLED(XSDT_PROVIDER_(__VA_ARGS__, ~),                     \
+                           XSDT_NAME_(__VA_ARGS__, ~)))                        \
+      XSDT_PROBE_SEMAPHORED_(__VA_ARGS__);                                     \
+  } while (0)
+
+#endif /* XSDT_USDT_H */

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs every package the xsdt build and conformance suite need on Debian 12.
+# Idempotent: packages already present are skipped by apt; safe to run again.
+set -euo pipefail
+
+packages=(
+  # build system and host tools
+  cmake make ninja-build pkg-config python3 python3-psutil
+  # host compilers
+  g++ clang-14 lld-14 llvm-14 llvm-14-tools
+  # cross compilers (gcc-12): i386, aarch64, riscv64
+  g++-i686-linux-gnu g++-aarch64-linux-gnu g++-riscv64-linux-gnu
+  # emulation and ELF tooling
+  qemu-user binutils-multiarch libelf-dev
+  # test and benchmark libraries
+  libgtest-dev libbenchmark-dev
+  # the reference implementation, for side-by-side comparison
+  systemtap-sdt-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
