@@ -62,6 +62,7 @@ config.substitutions += [
     ("%inspect", params["inspect"]),
     ("%corpus", os.path.join(repo, "conformance", "corpus")),
     ("%cell", cell),
+    ("%notes-table", f"python3 {config.test_source_root}/tools/notes-table.py"),
 ]
 
 config.available_features.update({
