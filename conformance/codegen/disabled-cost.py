@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Measures the disabled cost of a probe: instructions added to a function.
+
+Builds conformance/codegen/cost.c once without probes and once per probe case
+for every toolchain (build/cells/*.json), with xsdt's <xsdt/sys-sdt.h> and
+with SystemTap's <sys/sdt.h>, disassembles with the target's objdump and
+counts the instructions of each function. The difference is the cost of the
+site: NOP plus whatever the compiler had to add to put the arguments where
+the note says they are. Prints a Markdown table; --check enforces xsdt's
+bound (the NOP only) for register arguments on the arches that pass
+arguments as operands (all but i386, which uses the argument area).
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SOURCE = os.path.join(REPO, "conformance", "codegen", "cost.c")
+CASES = [(1, "six_register_args", "6 register args"),
+         (2, "one_global_arg", "1 global"),
+         (3, "constant_args", "3 constants"),
+         (4, "wide_args", "i64+double+global i64")]
+SYS_SDT = "/usr/include/x86_64-linux-gnu/sys/sdt.h"
+
+
+def count_instructions(objdump, binary, function):
+    """Counts the instructions inside the function's symbol [value, value+size).
+
+    The symbol size excludes the alignment padding after the function, and
+    counting by address is immune to objdump splitting a function at mapping
+    symbols (riscv emits one where `.option norvc` changes the ISA string).
+    """
+    symbols = subprocess.run(["readelf", "-sW", binary], capture_output=True,
+                             text=True, check=True).stdout
+    match = re.search(rf"^\s*\d+:\s+([0-9a-f]+)\s+(\d+)\s+FUNC\s+\S+\s+\S+\s+\S+\s+{function}$",
+                      symbols, re.M)
+    if not match:
+        raise RuntimeError(f"{function} not found in {binary}")
+    start, size = int(match.group(1), 16), int(match.group(2))
+    out = subprocess.run([objdump, "-d", "--no-show-raw-insn", binary],
+                         capture_output=True, text=True, check=True).stdout
+    count = 0
+    in_function = False
+    for line in out.splitlines():
+        header = re.match(r"^([0-9a-f]+) <(.+)>:$", line)
+        if header:
+            in_function = header.group(2) == function or (
+                in_function and not header.group(2).startswith(function) and
+                start <= int(header.group(1), 16) < start + size)
+            continue
+        insn = re.match(r"^\s+([0-9a-f]+):\s+\S", line)
+        if insn and start <= int(insn.group(1), 16) < start + size:
+            count += 1
+    return count
+
+
+def build(toolchain, includes, case, opt, out):
+    command = [toolchain["cc"]] + ([toolchain["target_flag"]] if toolchain["target_flag"] else [])
+    # Linked (not just assembled): riscv objects carry worst-case .balign
+    # padding that only linker relaxation removes.
+    command += [opt, "-fPIC", "-shared", "-nostdlib", "-Wall", "-Wextra", "-Werror"] + includes
+    command += [f"-DPROBE_CASE={case}", SOURCE, "-o", out]
+    return subprocess.run(command, capture_output=True, text=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--build-dir", default=os.path.join(REPO, "build"))
+    parser.add_argument("--opt", default="-O2")
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+
+    tmp = tempfile.mkdtemp(prefix="xsdt-cost-")
+    shim = os.path.join(tmp, "xsdt-shim", "sys")
+    os.makedirs(shim)
+    with open(os.path.join(shim, "sdt.h"), "w") as f:
+        f.write("#include <xsdt/sys-sdt.h>\n")
+    stap = os.path.join(tmp, "stap-shim", "sys")
+    os.makedirs(stap)
+    for name in ("sdt.h", "sdt-config.h"):
+        shutil.copy(os.path.join(os.path.dirname(SYS_SDT), name), stap)
+
+    rows, violations = [], []
+    for path in sorted(glob.glob(os.path.join(args.build_dir, "cells", "*.json"))):
+        with open(path) as f:
+            toolchain = json.load(f)
+        arch = toolchain["arch"]
+        objdump = shutil.which(f"{toolchain['triple']}-objdump") or "objdump"
+        impls = {
+            "xsdt": [f"-I{tmp}/xsdt-shim", f"-I{REPO}/sdt/include", f"-I{REPO}/arches/{arch}/include"],
+            "sys/sdt.h": [f"-I{tmp}/stap-shim"],
+        }
+        for impl, includes in impls.items():
+            base_obj = os.path.join(tmp, f"{toolchain['name']}-{impl.replace('/', '_')}-0.so")
+            result = build(toolchain, includes, 0, args.opt, base_obj)
+            if result.returncode:
+                print(result.stderr, file=sys.stderr)
+                return 2
+            cells = []
+            for case, function, _ in CASES:
+                obj = base_obj[:-5] + f"-{case}.so"
+                result = build(toolchain, includes, case, args.opt, obj)
+                if result.returncode:
+                    first = (result.stderr.strip().splitlines() or ["?"])[-1]
+                    cells.append("build error")
+                    if impl == "xsdt":
+                        violations.append(f"{toolchain['name']} {function}: {first}")
+                    continue
+                added = (count_instructions(objdump, obj, function)
+                         - count_instructions(objdump, base_obj, function))
+                cells.append(f"+{added}")
+                if (args.check and impl == "xsdt" and case == 1
+                        and arch != "i386" and added != 1):
+                    violations.append(f"{toolchain['name']} {function}: +{added}, expected +1 (the NOP)")
+            rows.append((f"{arch} {toolchain['compiler']}", impl, cells))
+
+    print(f"| target compiler | implementation | " + " | ".join(c[2] for c in CASES) + " |")
+    print("|---|---|" + "---|" * len(CASES))
+    for target, impl, cells in rows:
+        print(f"| {target} | {impl} | " + " | ".join(cells) + " |")
+    shutil.rmtree(tmp)
+    for v in violations:
+        print(f"VIOLATION: {v}", file=sys.stderr)
+    return 1 if violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+// xsdt_argspec: parser for stapsdt argument specs (`[-]SIZE[f]@OPERAND`) on
+// x86-64, i386, AArch64 and RISC-V 64, and the check that a parsed location
+// lies in the portable subset every major consumer (gdb, libbpf, bcc,
+// bpftrace) decodes: integer register, register + constant displacement,
+// immediate.
+//
+// The parser accepts everything compilers print for inline-asm operands
+// through sys/sdt.h, including forms no tracer can decode without symbol
+// tables (`g(%rip)`, `[x0, #:lo12:sym]`); those come back as
+// LocationKind::Symbolic with a reason, never as a misread location.
+// Errors are values (Parsed<T>); no exception leaves this API.
+#ifndef XSDT_ARGSPEC_H
+#define XSDT_ARGSPEC_H
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace xsdt {
+
+enum class Arch { X86_64, I386, AArch64, RiscV64 };
+
+// Accepts "x86_64", "x86-64", "amd64", "i386", "i686", "aarch64", "arm64",
+// "riscv64".
+std::optional<Arch> parse_arch(std::string_view name);
+// The canonical name: "x86_64", "i386", "aarch64", "riscv64".
+std::string_view arch_name(Arch arch);
+
+enum class RegisterClass {
+  General,        // an integer register a tracer reads from the register file
+  ProgramCounter, // rip / eip: only meaningful as a base for PC-relative forms
+  Vector,         // xmm, SIMD and floating-point registers
+  Zero,           // hard-wired zero: aarch64 xzr/wzr, riscv x0
+};
+
+// One register name and the architectural register that holds it. A
+// sub-register such as %ah maps to the full register (rax) plus the bits it
+// names (offset 8, width 8), which is what a tracer needs to pull the value
+// out of a saved register file.
+struct RegisterInfo {
+  std::string name;      // as written, without the '%' prefix
+  std::string full_name; // the containing register: rax, eax (i386), x3, a0
+  int dwarf = -1;        // DWARF number of the full register; -1 for none
+  int bit_offset = 0;
+  int bit_width = 0;
+  RegisterClass cls = RegisterClass::General;
+};
+
+std::optional<RegisterInfo> lookup_register(Arch arch, std::string_view name);
+
+enum class LocationKind { Register, Memory, Immediate, Symbolic };
+std::string_view kind_name(LocationKind kind); // "register", "memory", ...
+
+struct ArgLocation {
+  LocationKind kind = LocationKind::Immediate;
+  std::string spec;    // the whole spec as written, e.g. "-4@-28(%rsp)"
+  std::string operand; // the part after '@'
+  int size = 0;        // 1, 2, 4 or 8 bytes
+  bool is_signed = false;
+  bool is_float = false;
+
+  // Register: base_reg names it. Memory: base_reg (may be empty for an
+  // absolute address), optional index_reg * scale, plus displacement.
+  // Symbolic: whatever registers the operand names, for information.
+  std::string base_reg;
+  std::string index_reg;
+  std::optional<RegisterInfo> base;
+  std::optional<RegisterInfo> index;
+  std::int64_t displacement = 0;
+  bool has_displacement = false; // `(a0)` and `[x1]` have none
+  int scale = 0;                 // 0 when there is no index register
+  std::int64_t immediate = 0;
+
+  // Spelling details that decide portability.
+  bool hash_immediate = false;      // aarch64 `#42` or `[x0, #8]`
+  bool constant_expression = false; // a displacement like `-4+16-16`
+
+  std::string symbolic_reason; // kind == Symbolic: why it cannot be decoded
+};
+
+struct ParseError {
+  std::string message;
+  std::string token;         // the offending text
+  std::size_t position = 0;  // offset of token in the parsed string
+  std::string to_string() const; // "bad token 'x' at 3: message"
+};
+
+// A value or a ParseError, in the manner of C++23 std::expected.
+template <class T> class Parsed {
+public:
+  Parsed(T value) : v_(std::in_place_index<0>, std::move(value)) {}
+  Parsed(ParseError error) : v_(std::in_place_index<1>, std::move(error)) {}
+
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  const T &value() const { return std::get<0>(v_); }
+  T &value() { return std::get<0>(v_); }
+  const T &operator*() const { return value(); }
+  const T *operator->() const { return &value(); }
+  const ParseError &error() const { return std::get<1>(v_); }
+
+private:
+  std::variant<T, ParseError> v_;
+};
+
+inline constexpr std::size_t kMaxArgs = 12;
+
+// One spec parsed on its own; error positions are offsets into `spec`.
+Parsed<ArgLocation> parse_arg_spec(std::string_view spec, Arch arch);
+
+// The specs of an args string: split on single spaces outside brackets
+// (aarch64 writes `[sp, 16]`). Empty, or starting with ':', means no
+// arguments. More than kMaxArgs, empty specs (double, leading or trailing
+// spaces) are errors. The views point into `args`.
+struct SpecText {
+  std::string_view text;
+  std::size_t position = 0; // offset in `args`
+};
+Parsed<std::vector<SpecText>> split_arg_specs(std::string_view args);
+
+// split_arg_specs + parse_arg_spec; error positions are offsets into `args`.
+Parsed<std::vector<ArgLocation>> parse_arg_specs(std::string_view args,
+                                                 Arch arch);
+
+// Why a parsed location is outside the portable subset, or nullopt when it
+// is inside. Floating-point specs (`4f@`, `8f@`) are allowed: xsdt passes
+// the IEEE bits in an integer register or in memory.
+std::optional<std::string> portability_violation(const ArgLocation &loc,
+                                                 Arch arch);
+
+} // namespace xsdt
+
+#endif // XSDT_ARGSPEC_H
