@@ -54,7 +54,8 @@ template <class T> struct arg_traits {
 #define XSDT_ARG_SIZE_(x) (XSDT_ARG_TRAITS_(x)::size)
 #define XSDT_ARG_SIGNED_(x) (XSDT_ARG_TRAITS_(x)::is_signed)
 #define XSDT_ARG_FLOAT_(x) (XSDT_ARG_TRAITS_(x)::is_float)
-#define XSDT_ARG_TYPE_(x) XSDT_ARG_TRAITS_(x)::decayed
+/* auto: the decayed, unqualified type, also in templates (no typename). */
+#define XSDT_ARG_COPY_(var, x) auto var = (x)
 #define XSDT_EXTERN_C_ extern "C"
 #else
 /* __builtin_classify_type: 5 pointer, 8 real, 14 array. */
@@ -71,7 +72,8 @@ template <class T> struct arg_traits {
 #define XSDT_ARG_SIGNED_(x)                                                    \
   (!XSDT_ARG_FLOAT_(x) &&                                                      \
    !((XSDT_ARG_INT_TYPE_(x)) - 1 > (XSDT_ARG_INT_TYPE_(x))0))
-#define XSDT_ARG_TYPE_(x) __typeof__(((void)0, (x)))
+/* The comma operator decays arrays without promoting narrow integers. */
+#define XSDT_ARG_COPY_(var, x) __typeof__(((void)0, (x))) var = (x)
 #define XSDT_EXTERN_C_ extern
 #endif
 
@@ -110,7 +112,7 @@ template <class T> struct arg_traits {
 #define XSDT_AREA_DECL_(n) unsigned long long xsdt_area[n];
 #define XSDT_ARG_PREPARE_(n, x)                                                \
   XSDT_ARG_CHECK_(n, x) {                                                      \
-    XSDT_ARG_TYPE_(x) xsdt_value = (x);                                        \
+    XSDT_ARG_COPY_(xsdt_value, x);                                             \
     __builtin_memcpy(&xsdt_area[n - 1], &xsdt_value, sizeof xsdt_value);       \
   }
 #define XSDT_ARG_OPERANDS_(n, x) XSDT_ARG_CODE_OPERAND_(n, x)
