@@ -5,7 +5,11 @@
 namespace xsdt::detail {
 
 void fail(std::string message, std::string_view token, std::size_t position) {
-  throw Failure{ParseError{std::move(message), std::string(token), position}};
+  ParseError error;
+  error.message = std::move(message);
+  error.token = token;
+  error.position = position;
+  throw Failure{std::move(error)};
 }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -50,7 +54,7 @@ void Lexer::expect_end() {
 
 void Lexer::fail_here(std::string message) const {
   if (done())
-    fail(std::move(message) + " (operand ends here)", "", at());
+    fail(std::move(message), "", at());
   std::size_t end = pos_;
   while (end < text_.size() && is_word_char(text_[end]))
     ++end;
@@ -66,8 +70,7 @@ std::uint64_t parse_unsigned(std::string_view word, std::size_t position) {
     base = 16;
     digits = word.substr(2);
   } else if (word.size() > 1 && word[0] == '0') {
-    fail("number with a leading zero (octal to the assembler)", word,
-         position);
+    fail("number with a leading zero (octal to the assembler)", word, position);
   }
   if (digits.empty())
     fail("not a number", word, position);

@@ -23,7 +23,7 @@ struct Failure {
 [[noreturn]] void fail(std::string message, std::string_view token,
                        std::size_t position);
 
-bool is_word_char(char c);  // [A-Za-z0-9_.$]
+bool is_word_char(char c);   // [A-Za-z0-9_.$]
 bool is_ident_start(char c); // [A-Za-z_.]
 bool is_digit(char c);
 

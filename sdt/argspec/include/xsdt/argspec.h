@@ -85,9 +85,12 @@ struct ArgLocation {
 
 struct ParseError {
   std::string message;
-  std::string token;         // the offending text
-  std::size_t position = 0;  // offset of token in the parsed string
-  std::string to_string() const; // "bad token 'x' at 3: message"
+  std::string token;        // the offending text
+  std::size_t position = 0; // offset of token in the parsed string
+  std::string spec;         // the spec it occurred in, when there is one
+  // "bad token 'x' at position 3: message", or for an error at the end of
+  // a spec (empty token) "at position 9, the end of '4@(%rax': message".
+  std::string to_string() const;
 };
 
 // A value or a ParseError, in the manner of C++23 std::expected.

@@ -1,0 +1,160 @@
+#include "checks.h"
+
+#include <algorithm>
+#include <array>
+#include <span>
+
+namespace xsdt::inspect {
+namespace {
+
+// The one instruction at a site that a tracer can overwrite with a trap or a
+// jump in a single step (facts sheet §4).
+std::span<const std::uint8_t> patch_nop(Arch arch) {
+  static constexpr std::array<std::uint8_t, 5> kX86{0x0f, 0x1f, 0x44, 0x00,
+                                                    0x00};
+  static constexpr std::array<std::uint8_t, 4> kAArch64{0x1f, 0x20, 0x03, 0xd5};
+  static constexpr std::array<std::uint8_t, 4> kRiscV{0x13, 0x00, 0x00, 0x00};
+  switch (arch) {
+  case Arch::X86_64:
+  case Arch::I386:
+    return kX86;
+  case Arch::AArch64:
+    return kAArch64;
+  case Arch::RiscV64:
+    return kRiscV;
+  }
+  return kX86;
+}
+
+std::string bytes_text(std::span<const std::uint8_t> bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (std::uint8_t b : bytes) {
+    if (!out.empty())
+      out += ' ';
+    out += kDigits[b >> 4];
+    out += kDigits[b & 15];
+  }
+  return out;
+}
+
+void check_note(const ElfImage &image, const ProbeNote &note,
+                std::vector<std::string> &out) {
+  auto report = [&](const std::string &why) {
+    out.push_back(note.label() + ": " + why);
+  };
+  if (note.provider.empty() || note.name.empty())
+    report("empty provider or probe name");
+  if (note.trailing != 0)
+    report("descsz " + std::to_string(note.descsz) + " leaves " +
+           std::to_string(note.trailing) + " bytes after the args string");
+  if (const Section *base = image.find(".stapsdt.base");
+      base && note.base != base->addr)
+    report("base " + hex(note.base) + " differs from .stapsdt.base at " +
+           hex(base->addr));
+  if (note.semaphore == 0)
+    return;
+  std::uint64_t sem = adjusted(image, note, note.semaphore);
+  const Section *probes = image.find(".probes");
+  if (!probes)
+    report("semaphore " + hex(sem) + " but no .probes section");
+  else if (!probes->contains(sem, 2))
+    report("semaphore " + hex(sem) + " lies outside .probes [" +
+           hex(probes->addr) + ", " + hex(probes->addr + probes->size) + ")");
+}
+
+void check_site(const ElfImage &image, const ProbeNote &note,
+                std::vector<std::string> &out) {
+  std::uint64_t pc = adjusted(image, note, note.pc);
+  // Name the address actually inspected when the base shift moved it.
+  std::string moved = pc == note.pc ? "" : "adjusted pc " + hex(pc) + ": ";
+  auto report = [&](const std::string &why) {
+    out.push_back(note.label() + ": " + moved + why);
+  };
+  const Section *text = image.section_at(pc);
+  if (!text) {
+    report("pc " + hex(pc) + " lies in no section");
+    return;
+  }
+  if (!text->executable() || !text->has_contents()) {
+    report("pc " + hex(pc) + " lies in non-executable section " + text->name);
+    return;
+  }
+  Arch arch = image.arch();
+  bool fixed_width = arch == Arch::AArch64 || arch == Arch::RiscV64;
+  if (fixed_width && pc % 4 != 0)
+    report("pc " + hex(pc) + " is not 4-byte aligned");
+  std::span<const std::uint8_t> nop = patch_nop(arch);
+  std::uint64_t room = text->addr + text->size - pc;
+  auto found = image.contents(*text).subspan(
+      static_cast<std::size_t>(pc - text->addr),
+      static_cast<std::size_t>(std::min<std::uint64_t>(room, nop.size())));
+  if (std::equal(found.begin(), found.end(), nop.begin(), nop.end()))
+    return;
+  std::string expected = "expected " + bytes_text(nop);
+  if (arch == Arch::RiscV64 && found.size() >= 2 && found[0] == 0x01 &&
+      found[1] == 0x00)
+    report("2-byte c.nop: too small to patch; " + expected);
+  else if ((arch == Arch::X86_64 || arch == Arch::I386) && !found.empty() &&
+           found[0] == 0x90)
+    report("1-byte nop (90): too small for a 5-byte jump; " + expected);
+  else if (found.size() < nop.size())
+    report("the site runs past the end of " + text->name);
+  else
+    report("not a patchable nop: found " + bytes_text(found) + ", " + expected);
+}
+
+void check_specs(const ElfImage &image, const ProbeNote &note,
+                 CheckReport &report) {
+  auto specs = split_arg_specs(note.args);
+  if (!specs) {
+    report.violations.push_back(note.label() + ": args '" + note.args +
+                                "': " + specs.error().to_string());
+    return;
+  }
+  for (std::size_t i = 0; i < specs->size(); ++i) {
+    const SpecText &spec = (*specs)[i];
+    std::string prefix = note.label() + ": arg" + std::to_string(i) + " '" +
+                         std::string(spec.text) + "': ";
+    ++report.args;
+    auto loc = parse_arg_spec(spec.text, image.arch());
+    if (!loc)
+      report.violations.push_back(prefix + loc.error().to_string());
+    else if (auto why = portability_violation(*loc, image.arch()))
+      report.violations.push_back(prefix + *why);
+  }
+}
+
+} // namespace
+
+std::uint64_t adjusted(const ElfImage &image, const ProbeNote &note,
+                       std::uint64_t address) {
+  const Section *base = image.find(".stapsdt.base");
+  if (!base || note.base == 0)
+    return address;
+  return (address + (base->addr - note.base)) & image.address_mask();
+}
+
+CheckReport run_checks(const ElfImage &image, const NoteScan &scan,
+                       const CheckGroups &groups) {
+  CheckReport report;
+  if (scan.probes.empty())
+    report.violations.push_back("no stapsdt probes");
+  if (groups.notes)
+    report.violations.insert(report.violations.end(), scan.problems.begin(),
+                             scan.problems.end());
+  for (const ProbeNote &note : scan.probes) {
+    ++report.probes;
+    if (groups.notes)
+      check_note(image, note, report.violations);
+    if (groups.sites) {
+      ++report.sites;
+      check_site(image, note, report.violations);
+    }
+    if (groups.specs)
+      check_specs(image, note, report);
+  }
+  return report;
+}
+
+} // namespace xsdt::inspect
