@@ -89,8 +89,11 @@ def main():
     parser.add_argument("--compiler", action="append", help="only these compilers")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     args = parser.parse_args()
-    args.inspect = args.inspect or os.path.join(args.build_dir, "sdt", "inspect", "xsdt-inspect")
-    args.work_dir = args.work_dir or os.path.join(args.build_dir, "matrix")
+    # Absolute: lit runs each test in its own directory.
+    args.build_dir = os.path.abspath(args.build_dir)
+    args.inspect = os.path.abspath(
+        args.inspect or os.path.join(args.build_dir, "sdt", "inspect", "xsdt-inspect"))
+    args.work_dir = os.path.abspath(args.work_dir or os.path.join(args.build_dir, "matrix"))
 
     paths = args.toolchain or sorted(glob.glob(os.path.join(args.build_dir, "cells", "*.json")))
     if not paths:

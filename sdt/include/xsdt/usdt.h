@@ -62,8 +62,9 @@ template <class T> struct arg_traits {
 #define XSDT_ARG_POINTER_(x)                                                   \
   (__builtin_classify_type(x) == 5 || __builtin_classify_type(x) == 14)
 #define XSDT_ARG_FLOAT_(x) (__builtin_classify_type(x) == 8)
-#define XSDT_ARG_SIZE_(x)                                                      \
-  ((int)(XSDT_ARG_POINTER_(x) ? sizeof(void *) : sizeof(x)))
+/* The comma operator decays arrays (also array parameters, where a plain
+ * sizeof would warn) without promoting narrow integers. */
+#define XSDT_ARG_SIZE_(x) ((int)sizeof(__typeof__(((void)0, (x)))))
 /* The argument's own type for integers; a stand-in unsigned type for
  * pointers and floats, whose casts from -1 would not be constant. */
 #define XSDT_ARG_INT_TYPE_(x)                                                  \

@@ -13,8 +13,15 @@
 
 /* "nr" instead of sys/sdt.h's "nor": a memory alternative lets gcc print
  * [x0, #:lo12:sym] for globals, which no consumer can decode. %x prints the
- * x-register name (libbpf rejects w-registers) and leaves immediates bare. */
+ * x-register name (libbpf rejects w-registers) and leaves immediates bare,
+ * except that both compilers print a constant 0 as `xzr`, which gdb and
+ * libbpf cannot read: the assembler turns that one back into `0`. */
 #define XSDT_ARCH_ARG_CONSTRAINT "nr"
-#define XSDT_ARCH_ARG_ASM(n) ".ascii \"%x[xsdt_a" #n "]\"\n"
+#define XSDT_ARCH_ARG_ASM(n)                                                   \
+  ".ifc %x[xsdt_a" #n "],xzr\n"                                                \
+  ".ascii \"0\"\n"                                                              \
+  ".else\n"                                                                    \
+  ".ascii \"%x[xsdt_a" #n "]\"\n"                                               \
+  ".endif\n"
 
 #endif

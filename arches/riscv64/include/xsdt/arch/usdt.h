@@ -16,8 +16,14 @@
 
 /* "nr" instead of "nor": clang before LLVM 17 crashes on riscv memory operands
  * (LLVM #58477), and gcc's memory forms may omit the offset. Registers print
- * as ABI names, immediates bare. */
+ * as ABI names, immediates bare. clang may hand a zero value over in the
+ * `zero` register, which libbpf rejects: the assembler writes `0` instead. */
 #define XSDT_ARCH_ARG_CONSTRAINT "nr"
-#define XSDT_ARCH_ARG_ASM(n) ".ascii \"%[xsdt_a" #n "]\"\n"
+#define XSDT_ARCH_ARG_ASM(n)                                                   \
+  ".ifc %[xsdt_a" #n "],zero\n"                                                \
+  ".ascii \"0\"\n"                                                              \
+  ".else\n"                                                                    \
+  ".ascii \"%[xsdt_a" #n "]\"\n"                                                \
+  ".endif\n"
 
 #endif

@@ -1,0 +1,99 @@
+/* Aggregate parts as arguments: nested struct fields, array elements with variable indices, linked nodes, escaping and volatile locals. */
+#include <stdint.h>
+#include <xsdt/usdt.h>
+
+/* In C a bit-field member cannot be a probe argument: the header applies
+ * sizeof and __typeof__ to the argument, which C forbids for bit-fields
+ * (gcc and clang both reject it), so the bit-fields are probed through an
+ * explicit conversion. (C++ accepts them: cxx-features.cpp.) */
+struct inner {
+  short x;
+  uint8_t tag;
+  double weight;
+};
+
+struct outer {
+  int id;
+  struct inner in;
+  struct inner arr[4];
+  unsigned flags : 5;
+  int level : 7;
+  long long total;
+};
+
+struct node {
+  int16_t v;
+  struct node *next;
+};
+
+volatile int src_index = 2;
+volatile int src_seed = 9;
+
+/* Keeps the address of a local alive past the probe. */
+__attribute__((noinline)) void escape(int *p) { *p += 1; }
+
+__attribute__((noinline)) void fields(const struct outer *o, struct outer s) {
+  XSDT_PROBE(corpus, field_ptr, o->id, o->in.x, o->in.tag, o->in.weight,
+             o->total);
+  XSDT_PROBE(corpus, field_value, s.id, s.in.x, s.in.tag, s.in.weight,
+             s.total);
+  XSDT_PROBE(corpus, bitfields, (unsigned)o->flags, (int)o->level);
+}
+
+__attribute__((noinline)) void elements(const struct outer *o,
+                                        const uint32_t *arr, int i) {
+  uint64_t wide[5] = {1, 2, 3, 4, 5};
+  wide[i] += arr[i];
+  XSDT_PROBE(corpus, array_index, arr[i], arr[i + 1], wide[i]);
+  XSDT_PROBE(corpus, nested_index, o->arr[i].x, o->arr[i].tag,
+             o->arr[i].weight);
+}
+
+__attribute__((noinline)) void chain(const struct node *p) {
+  XSDT_PROBE(corpus, node_chain, p->v, p->next->v, p->next->next->v);
+}
+
+__attribute__((noinline)) void locals(int seed) {
+  int escaped = seed * 3;
+  volatile long long vol = seed - 100000000000LL;
+  volatile unsigned char vol_byte = (unsigned char)(seed + 1);
+  escape(&escaped);
+  XSDT_PROBE(corpus, escaped_local, escaped);
+  XSDT_PROBE(corpus, volatile_locals, vol, vol_byte);
+  escape(&escaped);
+  if (escaped != seed * 3 + 2)
+    escaped = 0;
+}
+
+int main(void) {
+  int i = src_index;
+  int seed = src_seed;
+  struct outer o = {seed, {(short)-seed, 7, 0.25}, {{0}}, 21, -33, -seed * 1000000000LL};
+  uint32_t arr[5] = {10, 20, 30, 40, 50};
+  struct node n3 = {(int16_t)(seed + 3), 0};
+  struct node n2 = {(int16_t)(seed + 2), &n3};
+  struct node n1 = {(int16_t)(seed + 1), &n2};
+  int k;
+  for (k = 0; k < 4; k++) {
+    o.arr[k].x = (short)(k - seed);
+    o.arr[k].tag = (uint8_t)(k + seed);
+    o.arr[k].weight = k * 0.5;
+  }
+  fields(&o, o);
+  elements(&o, arr, i);
+  chain(&n1);
+  locals(seed);
+  return 0;
+}
+
+/* Each argument has the declared type of the member or element.
+ * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
+ * NOTES-DAG: note provider=corpus name=field_ptr {{.*}} base=[[BASE]] semaphore=0x0 argc=5 args=-4@{{[^ ]+}} -2@{{[^ ]+}} 1@{{[^ ]+}} 8f@{{[^ ]+}} -8@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=field_value {{.*}} base=[[BASE]] semaphore=0x0 argc=5 args=-4@{{[^ ]+}} -2@{{[^ ]+}} 1@{{[^ ]+}} 8f@{{[^ ]+}} -8@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=bitfields {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=4@{{[^ ]+}} -4@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=array_index {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=4@{{[^ ]+}} 4@{{[^ ]+}} 8@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=nested_index {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=-2@{{[^ ]+}} 1@{{[^ ]+}} 8f@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=node_chain {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=-2@{{[^ ]+}} -2@{{[^ ]+}} -2@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=escaped_local {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=volatile_locals {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-8@{{[^ ]+}} 1@{{[^ ]+$}}
+ */

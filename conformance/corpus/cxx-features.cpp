@@ -1,0 +1,123 @@
+// C++ arguments: references, template instantiations, enum class, bool, bit-fields, pointers, member functions, lambdas, and COMDAT-folded inline functions (linked with cxx-inline-a.cpp and cxx-inline-b.cpp).
+#include <cstdint>
+#include <xsdt/usdt.h>
+
+#include "cxx-inline.h"
+
+enum class Color : int { Red = -1, Green = 2 };
+enum class Small : unsigned char { One = 1, Big = 200 };
+
+struct Point {
+  double x;
+  short y;
+};
+
+// In C++ a bit-field can be an argument (decltype gives its declared type);
+// in C it cannot (aggregates.c).
+struct Packed {
+  unsigned flags : 5;
+  int level : 7;
+};
+
+volatile int src_int = -41;
+volatile double src_double = 6.25;
+volatile int src_flag = 1;
+
+__attribute__((noinline)) void references(int &r, const Point &p,
+                                          const long long &cl,
+                                          const uint16_t &cu) {
+  r += 1;
+  XSDT_PROBE(cxx, references, r, p.x, p.y, cl, cu);
+}
+
+// One note per instantiation: int, double and const char *.
+template <class T> __attribute__((noinline)) void each(T v) {
+  XSDT_PROBE(cxx, template_arg, v);
+}
+
+__attribute__((noinline)) void enums(Color c, Small s) {
+  XSDT_PROBE(cxx, enum_class, c, s);
+}
+
+__attribute__((noinline)) void bools(bool b, bool n) {
+  XSDT_PROBE(cxx, bools, b, n);
+}
+
+__attribute__((noinline)) void bitfields(const Packed &p) {
+  XSDT_PROBE(cxx, bitfields, p.flags, p.level);
+}
+
+__attribute__((noinline)) void pointers(const Point *p, int *ip,
+                                        void (*fn)(bool, bool)) {
+  XSDT_PROBE(cxx, pointers, p, ip, fn);
+}
+
+class Counter {
+public:
+  explicit Counter(int start) : count_(start) {}
+  __attribute__((noinline)) int bump(unsigned short by) {
+    count_ += by;
+    XSDT_PROBE(cxx, member, count_, by);
+    XSDT_PROBE(cxx, member_this, this);
+    return count_;
+  }
+
+private:
+  int count_;
+};
+
+__attribute__((noinline)) long long use_lambda(int base) {
+  long long total = base * 1000000000LL;
+  auto add = [&total](int8_t step, float scale) {
+    total += step;
+    XSDT_PROBE(cxx, lambda, total, step, scale);
+  };
+  add(static_cast<int8_t>(base), static_cast<float>(base) * 0.5f);
+  return total;
+}
+
+int main() {
+  int i = src_int;
+  double d = src_double;
+  bool flag = src_flag != 0;
+  Point pt = {d, static_cast<short>(i)};
+  long long ll = i * 3000000000LL;
+  uint16_t u = static_cast<uint16_t>(i);
+  references(i, pt, ll, u);
+  each(i);
+  each(d);
+  each(static_cast<const char *>("text"));
+  enums(flag ? Color::Red : Color::Green, flag ? Small::Big : Small::One);
+  bools(flag, !flag);
+  Packed packed = {static_cast<unsigned>(u) & 31u, i};
+  bitfields(packed);
+  pointers(&pt, &i, bools);
+  Counter counter(i);
+  counter.bump(static_cast<unsigned short>(u + 1));
+  use_lambda(i);
+  return call_from_a(i) + call_from_b(i) == 2 * (2 * i + 3) ? 0 : 1;
+}
+
+// Types: references decay to the referred type; Color's underlying type is
+// int, Small's unsigned char; bool is 1 unsigned byte; the bit-fields have
+// their declared types, unsigned and int; the lambda's total is
+// long long, step int8_t, scale float. Pointers are 8 bytes on LP64 and 4 on
+// ILP32. cxx-inline.h: shared_inline(int), shared_template<unsigned>, each
+// present ONCE after the link although both a.cpp and b.cpp emit a copy.
+// NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
+// NOTES-DAG: note provider=cxx name=references {{.*}} base=[[BASE]] semaphore=0x0 argc=5 args=-4@{{[^ ]+}} 8f@{{[^ ]+}} -2@{{[^ ]+}} -8@{{[^ ]+}} 2@{{[^ ]+$}}
+// NOTES-DAG: note provider=cxx name=template_arg {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
+// NOTES-DAG: note provider=cxx name=template_arg {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8f@{{[^ ]+$}}
+// NOTES-DAG: note provider=cxx name=enum_class {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-4@{{[^ ]+}} 1@{{[^ ]+$}}
+// NOTES-DAG: note provider=cxx name=bools {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=1@{{[^ ]+}} 1@{{[^ ]+$}}
+// NOTES-DAG: note provider=cxx name=bitfields {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=4@{{[^ ]+}} -4@{{[^ ]+$}}
+// NOTES-DAG: note provider=cxx name=member {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-4@{{[^ ]+}} 2@{{[^ ]+$}}
+// NOTES-DAG: note provider=cxx name=lambda {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=-8@{{[^ ]+}} -1@{{[^ ]+}} 4f@{{[^ ]+$}}
+// NOTES-DAG: note provider=corpus name=shared_inline {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
+// NOTES-DAG: note provider=corpus name=shared_template {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
+// LP64-DAG: note provider=cxx name=template_arg {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
+// LP64-DAG: note provider=cxx name=pointers {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=8@{{[^ ]+}} 8@{{[^ ]+}} 8@{{[^ ]+$}}
+// LP64-DAG: note provider=cxx name=member_this {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
+// ILP32-DAG: note provider=cxx name=template_arg {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
+// ILP32-DAG: note provider=cxx name=pointers {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=4@{{[^ ]+}} 4@{{[^ ]+}} 4@{{[^ ]+$}}
+// ILP32-DAG: note provider=cxx name=member_this {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}

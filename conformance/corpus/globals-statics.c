@@ -1,0 +1,80 @@
+/* Global and static variables as arguments: int, long long, double, long, pointers, a function-local static. */
+#include <xsdt/usdt.h>
+
+/* Every variable is written at run time (bump_all), so the compiler cannot
+ * fold it into a constant: each probe reads memory named by a symbol, which
+ * the spec must NOT name (no sym(%rip), sym@GOTOFF, #:lo12:sym). */
+int global_int = 11;
+long long global_llong = -12000000000LL;
+double global_double = 13.5;
+long global_long = -14;
+int *global_ptr = &global_int;
+unsigned short global_ushort = 15;
+static int file_static_int = -16;
+static unsigned long long file_static_ull = 17000000000ULL;
+static float file_static_float = 1.5f;
+
+__attribute__((noinline)) void bump_all(int by) {
+  global_int += by;
+  global_llong -= by;
+  global_double += by;
+  global_long -= by;
+  global_ushort += by;
+  file_static_int -= by;
+  file_static_ull += by;
+  file_static_float += by;
+  global_ptr = by > 0 ? &global_int : &file_static_int;
+}
+
+__attribute__((noinline)) int counter(void) {
+  static int calls = 100;
+  calls++;
+  XSDT_PROBE(corpus, function_static, calls);
+  return calls;
+}
+
+__attribute__((noinline)) void probe_globals(void) {
+  XSDT_PROBE(corpus, global_int, global_int);
+  XSDT_PROBE(corpus, global_llong, global_llong);
+  XSDT_PROBE(corpus, global_double, global_double);
+  XSDT_PROBE(corpus, global_ushort, global_ushort);
+  XSDT_PROBE(corpus, file_static_int, file_static_int);
+  XSDT_PROBE(corpus, file_static_ull, file_static_ull);
+  XSDT_PROBE(corpus, file_static_float, file_static_float);
+  XSDT_PROBE(corpus, global_long, global_long);
+  XSDT_PROBE(corpus, global_ptr, global_ptr);
+  XSDT_PROBE(corpus, global_address, &global_int);
+  XSDT_PROBE(corpus, static_address, &file_static_ull);
+  /* Several globals in one probe. */
+  XSDT_PROBE(corpus, globals_mixed, global_int, global_llong, global_double,
+             global_ushort, file_static_int, file_static_ull,
+             file_static_float, *global_ptr);
+}
+
+int main(void) {
+  bump_all(1);
+  probe_globals();
+  return counter() == 101 ? 0 : 1;
+}
+
+/* Sizes and signs come from the declarations above; long and pointers are
+ * 8 bytes on LP64 and 4 on ILP32.
+ * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
+ * NOTES-DAG: note provider=corpus name=function_static {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=global_int {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=global_llong {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-8@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=global_double {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8f@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=global_ushort {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=2@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=file_static_int {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=file_static_ull {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=file_static_float {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4f@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=globals_mixed {{.*}} base=[[BASE]] semaphore=0x0 argc=8 args=-4@{{[^ ]+}} -8@{{[^ ]+}} 8f@{{[^ ]+}} 2@{{[^ ]+}} -4@{{[^ ]+}} 8@{{[^ ]+}} 4f@{{[^ ]+}} -4@{{[^ ]+$}}
+ * LP64-DAG: note provider=corpus name=global_long {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-8@{{[^ ]+$}}
+ * LP64-DAG: note provider=corpus name=global_ptr {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
+ * LP64-DAG: note provider=corpus name=global_address {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
+ * LP64-DAG: note provider=corpus name=static_address {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
+ * ILP32-DAG: note provider=corpus name=global_long {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
+ * ILP32-DAG: note provider=corpus name=global_ptr {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
+ * ILP32-DAG: note provider=corpus name=global_address {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
+ * ILP32-DAG: note provider=corpus name=static_address {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
+ */

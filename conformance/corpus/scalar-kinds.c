@@ -1,0 +1,95 @@
+/* Scalar kinds: signed/unsigned/plain char, _Bool, enums, object/function/string/array pointers, float and double. */
+#include <xsdt/usdt.h>
+
+/* GCC and clang give an enum with a negative enumerator the type int and an
+ * enum without one the type unsigned int. */
+enum with_negative { NEG_LOW = -3, NEG_HIGH = 4 };
+enum without_negative { POS_LOW, POS_HIGH = 7 };
+
+volatile signed char src_sc = -5;
+volatile unsigned char src_uc = 250;
+volatile char src_c = 'x';
+volatile int src_flag = 1;
+volatile int src_enum_index = 1;
+volatile float src_f = 3.5f;
+volatile double src_d = -0.125;
+
+int object = 42;
+const char text[] = "scalar-kinds";
+
+__attribute__((noinline)) void callee(void) {}
+
+__attribute__((noinline)) void chars(signed char sc, unsigned char uc, char c) {
+  XSDT_PROBE(corpus, schar, sc);
+  XSDT_PROBE(corpus, uchar, uc);
+  XSDT_PROBE(corpus, plain_char, c);
+}
+
+__attribute__((noinline)) void bools(_Bool b) { XSDT_PROBE(corpus, bool, b); }
+
+__attribute__((noinline)) void enums(enum with_negative n,
+                                     enum without_negative p) {
+  XSDT_PROBE(corpus, enum_negative, n);
+  XSDT_PROBE(corpus, enum_nonnegative, p);
+}
+
+/* Arrays decay to pointers: a real array object, and an array parameter
+ * (where a plain sizeof would trip -Wsizeof-array-argument). */
+__attribute__((noinline)) void array_parameter(int a[3]) {
+  XSDT_PROBE(corpus, ptr_array_param, a);
+}
+
+__attribute__((noinline)) void pointers(int *obj, void (*fn)(void),
+                                        const char *str) {
+  int local_array[3] = {obj[0], obj[0] + 1, obj[0] + 2};
+  array_parameter(local_array);
+  XSDT_PROBE(corpus, ptr_object, obj);
+  XSDT_PROBE(corpus, ptr_function, fn);
+  XSDT_PROBE(corpus, ptr_string, str);
+  XSDT_PROBE(corpus, ptr_array, local_array);
+  fn();
+}
+
+__attribute__((noinline)) void floats(float f, double d) {
+  XSDT_PROBE(corpus, float_param, f);
+  XSDT_PROBE(corpus, double_param, d);
+  XSDT_PROBE(corpus, float_computed, f * f + 0.5f);
+  XSDT_PROBE(corpus, double_computed, d * f - 1.0);
+}
+
+int main(void) {
+  chars(src_sc, src_uc, src_c);
+  bools(src_flag != 0);
+  enums(src_enum_index ? NEG_LOW : NEG_HIGH,
+        src_enum_index ? POS_HIGH : POS_LOW);
+  pointers(&object, callee, text);
+  floats(src_f, src_d);
+  return 0;
+}
+
+/* Sizes and signs are read off the types above. Pointers are 8 bytes on
+ * LP64 and 4 on ILP32, unsigned. Plain char is signed on x86 (CHAR-SIGNED)
+ * and unsigned on aarch64 and riscv64 (CHAR-UNSIGNED).
+ * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
+ * NOTES-DAG: note provider=corpus name=schar {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-1@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=uchar {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=1@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=bool {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=1@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=enum_negative {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=enum_nonnegative {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=float_param {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4f@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=double_param {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8f@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=float_computed {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4f@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=double_computed {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8f@{{[^ ]+$}}
+ * LP64-DAG: note provider=corpus name=ptr_object {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
+ * LP64-DAG: note provider=corpus name=ptr_function {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
+ * LP64-DAG: note provider=corpus name=ptr_string {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
+ * LP64-DAG: note provider=corpus name=ptr_array {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
+ * LP64-DAG: note provider=corpus name=ptr_array_param {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
+ * ILP32-DAG: note provider=corpus name=ptr_object {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
+ * ILP32-DAG: note provider=corpus name=ptr_function {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
+ * ILP32-DAG: note provider=corpus name=ptr_string {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
+ * ILP32-DAG: note provider=corpus name=ptr_array {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
+ * ILP32-DAG: note provider=corpus name=ptr_array_param {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
+ * CHAR-SIGNED-DAG: note provider=corpus name=plain_char {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-1@{{[^ ]+$}}
+ * CHAR-UNSIGNED-DAG: note provider=corpus name=plain_char {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=1@{{[^ ]+$}}
+ */

@@ -1,0 +1,31 @@
+/* Probes in a program linked against a shared library with probes of its own (shared-library-lib.c). */
+#include <xsdt/usdt.h>
+
+int lib_entry(int x, double y); /* shared-library-lib.c */
+int lib_enabled(void);          /* shared-library-lib.c */
+extern int lib_side_effects;    /* shared-library-lib.c */
+
+volatile int src_value = 77;
+
+__attribute__((noinline)) int call_library(int value) {
+  int result = lib_entry(value, value * 0.5);
+  XSDT_PROBE(corpus, after_library, value, result);
+  return result;
+}
+
+int main(void) {
+  int value = src_value;
+  if (call_library(value) != value + 1)
+    return 1;
+  /* No tracer: the library's guarded argument was not evaluated. */
+  if (lib_side_effects != 0 || lib_enabled())
+    return 2;
+  return 0;
+}
+
+/* The program's own note, against the program's sections. Arguments: int,
+ * int. None of the library's probes may show up here.
+ * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
+ * NOTES-DAG: note provider=corpus name=after_library {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-4@{{[^ ]+}} -4@{{[^ ]+$}}
+ * NOTES-NOT: corpus_lib
+ */

@@ -1,0 +1,52 @@
+/* The <sys/sdt.h> drop-in with _SDT_HAS_SEMAPHORES: notes name <provider>_<name>_semaphore, defined by hand (dtrace -h style) or with XSDT_SEMAPHORE. */
+#define _SDT_HAS_SEMAPHORES 1
+#include <xsdt/sys-sdt.h>
+
+/* As a `dtrace -h` header defines it. */
+__extension__ unsigned short compat_by_hand_semaphore
+    __attribute__((unused, section(".probes"))) = 0;
+XSDT_SEMAPHORE(compat, with_macro);
+
+#define COMPAT_BY_HAND_ENABLED() __builtin_expect(compat_by_hand_semaphore, 0)
+
+volatile int src_int = 12;
+int evaluated = 0;
+
+__attribute__((noinline)) static int count(int v) {
+  evaluated++;
+  return v;
+}
+
+__attribute__((noinline)) void probes(int a, unsigned long long b) {
+  if (COMPAT_BY_HAND_ENABLED())
+    DTRACE_PROBE2(compat, by_hand, count(a), b);
+  if (XSDT_PROBE_ENABLED(compat, with_macro))
+    STAP_PROBE1(compat, with_macro, count(a));
+}
+
+/* A second site of by_hand, in its own function: placed after the branches
+ * above, clang -O3 duplicates it into both paths (a legal copy of the asm,
+ * but the note count would change). */
+__attribute__((noinline)) void plain_site(void) { STAP_PROBE(compat, by_hand); }
+
+int main(void) {
+  probes(src_int, 5000000000ULL);
+  plain_site();
+  return evaluated == 0 && !COMPAT_BY_HAND_ENABLED() &&
+                 !XSDT_PROBE_ENABLED(compat, with_macro)
+             ? 0
+             : 1;
+}
+
+/* by_hand has two sites (int, unsigned long long; and none); with_macro
+ * one (int). Every note names its own probe's semaphore, whose address is
+ * read from the symbol table (the compiler may order the two variables
+ * either way in .probes, 2 bytes each).
+ * NOTES-DAG: [[#%x,BY_HAND:]] 2 OBJECT {{.*}} compat_by_hand_semaphore
+ * NOTES-DAG: [[#%x,WITH_MACRO:]] 2 OBJECT {{.*}} compat_with_macro_semaphore
+ * NOTES-DAG: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
+ * NOTES-DAG: section .probes addr=0x{{[0-9a-f]+}} size=0x4
+ * NOTES-DAG: note provider=compat name=by_hand {{.*}} base=[[BASE]] semaphore=0x[[#%x,BY_HAND]] argc=2 args=-4@{{[^ ]+}} 8@{{[^ ]+$}}
+ * NOTES-DAG: note provider=compat name=by_hand {{.*}} base=[[BASE]] semaphore=0x[[#%x,BY_HAND]] argc=0 args={{$}}
+ * NOTES-DAG: note provider=compat name=with_macro {{.*}} base=[[BASE]] semaphore=0x[[#%x,WITH_MACRO]] argc=1 args=-4@{{[^ ]+$}}
+ */
