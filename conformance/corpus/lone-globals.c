@@ -1,0 +1,49 @@
+/* Globals and statics read only by the probe, each alone in its function:
+ * the first object of a section anchor is where gcc's "nor" operands become
+ * [x0, #:lo12:.LANCHOR0] on aarch64 and sym(%rip) / sym@GOTOFF on x86. */
+#include <xsdt/usdt.h>
+
+int lone_bss_int;
+long long lone_data_llong = -7000000000LL;
+static int lone_static_int = 5;
+static double lone_static_double;
+
+__attribute__((noinline)) void probe_bss_int(void) {
+  XSDT_PROBE(corpus, lone_bss_int, lone_bss_int);
+}
+
+__attribute__((noinline)) void probe_data_llong(void) {
+  XSDT_PROBE(corpus, lone_data_llong, lone_data_llong);
+}
+
+__attribute__((noinline)) void probe_static_int(void) {
+  XSDT_PROBE(corpus, lone_static_int, lone_static_int);
+}
+
+__attribute__((noinline)) void probe_static_double(void) {
+  XSDT_PROBE(corpus, lone_static_double, lone_static_double);
+}
+
+__attribute__((noinline)) void bump(int by) {
+  lone_bss_int += by;
+  lone_data_llong -= by;
+  lone_static_int += by;
+  lone_static_double += by;
+}
+
+int main(void) {
+  bump(1);
+  probe_bss_int();
+  probe_data_llong();
+  probe_static_int();
+  probe_static_double();
+  return 0;
+}
+
+/* int → -4, long long → -8, double → 8f.
+ * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
+ * NOTES-DAG: note provider=corpus name=lone_bss_int {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=lone_data_llong {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-8@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=lone_static_int {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
+ * NOTES-DAG: note provider=corpus name=lone_static_double {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8f@{{[^ ]+$}}
+ */
