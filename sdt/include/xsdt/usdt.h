@@ -95,13 +95,14 @@ template <class T> struct arg_traits {
 
 #define XSDT_ARG_CODE_OPERAND_(n, x) [xsdt_c##n] "n"(XSDT_ARG_CODE_(x))
 
+/* "-" when signed, the size digit, "f" when floating point, then "@".
+ * Computed by the assembler from the code, and kept short: with 12
+ * arguments the template must stay under the 4095 characters that
+ * -Wpedantic (clang -Woverlength-strings) allows a string literal. */
 #define XSDT_ARG_SIZE_TEXT_(n)                                                 \
-  ".if %c[xsdt_c" #n "] & 16\n.ascii \"-\"\n.endif\n"                          \
-  ".if (%c[xsdt_c" #n "] & 15) == 1\n.ascii \"1\"\n.endif\n"                   \
-  ".if (%c[xsdt_c" #n "] & 15) == 2\n.ascii \"2\"\n.endif\n"                   \
-  ".if (%c[xsdt_c" #n "] & 15) == 4\n.ascii \"4\"\n.endif\n"                   \
-  ".if (%c[xsdt_c" #n "] & 15) == 8\n.ascii \"8\"\n.endif\n"                   \
-  ".if %c[xsdt_c" #n "] & 32\n.ascii \"f\"\n.endif\n"                          \
+  ".fill (%c[xsdt_c" #n "] >> 4) & 1, 1, '-'\n"                                \
+  ".byte '0' + (%c[xsdt_c" #n "] & 15)\n"                                      \
+  ".fill (%c[xsdt_c" #n "] >> 5) & 1, 1, 'f'\n"                                \
   ".ascii \"@\"\n"
 
 #ifdef XSDT_ARCH_ARG_AREA_ASM
