@@ -140,9 +140,10 @@ def main():
     columns = [cell_name(opt, link) for opt, link in CELLS]
     rows = [f"{t['arch']}.{t['compiler']}" for _, t in toolchains]
     width = max([len(r) for r in rows] + [10])
-    print("\nxsdt conformance matrix (passed/total lit tests per cell)")
-    print(" " * width + " | " + " | ".join(f"{c:>12}" for c in columns))
-    print("-" * width + "-+-" + "-+-".join("-" * 12 for _ in columns))
+    print("\nxsdt conformance matrix (passed/total lit tests per cell; "
+          "+Nna: tests not applicable to the cell, not counted)")
+    print(" " * width + " | " + " | ".join(f"{c:>16}" for c in columns))
+    print("-" * width + "-+-" + "-+-".join("-" * 16 for _ in columns))
     for row in rows:
         cells = []
         for column in columns:
@@ -152,7 +153,10 @@ def main():
             else:
                 passed = result["counts"].get("PASS", 0) + result["counts"].get("XFAIL", 0)
                 text = f"{'ok' if result['ok'] else 'FAIL'} {passed}/{result['ran']}"
-            cells.append(f"{text:>12}")
+                not_applicable = result["counts"].get("UNSUPPORTED", 0)
+                if not_applicable:
+                    text += f" +{not_applicable}na"
+            cells.append(f"{text:>16}")
         print(f"{row:<{width}} | " + " | ".join(cells))
     failed = sum(1 for r in results.values() if "missing" in r or not r["ok"])
     print(f"\n{len(results) - failed} cells passed, {failed} failed "
