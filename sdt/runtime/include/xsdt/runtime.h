@@ -1,0 +1,96 @@
+/*
+ * libxsdt: find, enable and decode the stapsdt probes of the running process
+ * without kernel help (works under QEMU user mode).
+ *
+ * Trap mode: enabling a probe replaces each of its sites' NOPs with the
+ * arch's trap (int3 / brk #0 / ebreak) after checking that the expected NOP
+ * is there; a SIGTRAP handler decodes the arguments from the note's specs,
+ * calls the handler and resumes after the site. Disabling restores the exact
+ * original bytes. While a probe is enabled its semaphore is incremented.
+ *
+ * C API, implemented in C++. All functions are thread-safe with respect to
+ * each other; handlers run in signal context on the thread that hit the site
+ * and must be async-signal-safe.
+ */
+#ifndef XSDT_RUNTIME_H
+#define XSDT_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define XSDT_MAX_ARGS 12
+
+typedef enum xsdt_status {
+  XSDT_OK = 0,
+  XSDT_ERR_NO_MATCH = 1,      /* the pattern matched no probe */
+  XSDT_ERR_BAD_PATTERN = 2,   /* the pattern is not "provider:name" globs */
+  XSDT_ERR_BAD_NOTE = 3,      /* a malformed stapsdt note */
+  XSDT_ERR_BAD_SPEC = 4,      /* an argument spec that cannot be decoded */
+  XSDT_ERR_UNEXPECTED_BYTES = 5, /* a site does not hold the expected NOP */
+  XSDT_ERR_ALREADY_ENABLED = 6,
+  XSDT_ERR_NOT_ENABLED = 7,
+  XSDT_ERR_PROTECT = 8,       /* mprotect failed (e.g. W^X policy) */
+  XSDT_ERR_SIGNAL = 9,        /* installing the SIGTRAP handler failed */
+  XSDT_ERR_INTERNAL = 10
+} xsdt_status;
+
+typedef struct xsdt_error {
+  xsdt_status code;
+  char message[256]; /* names the probe, site and reason */
+} xsdt_error;
+
+typedef struct xsdt_probe_info {
+  const char *provider;
+  const char *name;
+  const char *args;     /* the raw spec string from the note */
+  const char *object;   /* file of the loaded object ("" for the main program) */
+  uintptr_t pc;         /* run-time address of the site */
+  uintptr_t semaphore;  /* run-time address of the semaphore, or 0 */
+  int argc;
+} xsdt_probe_info;
+
+typedef struct xsdt_arg {
+  /* The value as the spec describes it: `size` bytes, sign- or zero-
+   * extended to 64 bits per the spec's sign; for `f` specs the IEEE bits
+   * (zero-extended) and `as_double` holds the converted value. */
+  uint64_t bits;
+  double as_double;
+  int size;
+  int is_signed;
+  int is_float;
+} xsdt_arg;
+
+typedef void (*xsdt_probe_visitor)(const xsdt_probe_info *probe, void *user);
+
+/* Handler for a hit: the probe, its decoded arguments. Signal context. */
+typedef void (*xsdt_probe_handler)(const xsdt_probe_info *probe, int argc,
+                                   const xsdt_arg *args, void *user);
+
+/* Calls visit for every probe site of the main program and of every loaded
+ * shared object. Returns the number of sites, or -1 and fills err. */
+int xsdt_list(xsdt_probe_visitor visit, void *user, xsdt_error *err);
+
+/* Enables, in trap mode, every site whose "provider:name" matches pattern
+ * (fnmatch globs on each part; "*" or "*:*" for all). All-or-nothing: on
+ * any error no site stays patched. Returns the number of sites enabled, or
+ * -1 and fills err. */
+int xsdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
+                xsdt_error *err);
+
+/* Restores the original bytes of every enabled site matching pattern and
+ * drops their semaphore counts. Returns the number of sites disabled, or -1
+ * and fills err. */
+int xsdt_disable(const char *pattern, xsdt_error *err);
+
+/* Human-readable name of a status code. */
+const char *xsdt_status_name(xsdt_status code);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XSDT_RUNTIME_H */
