@@ -65,6 +65,33 @@ config.substitutions += [
     ("%notes-table", f"python3 {config.test_source_root}/tools/notes-table.py"),
 ]
 
+# libxsdt (the in-process probe runtime) for this cell: built once per lit
+# run at configuration time, cached by content under the cell's work dir.
+# %xsdt-rt are the link arguments for a C program built with %cc in any
+# link mode (the runtime is C++, hence libstdc++); %xsdt-rt-cflags puts
+# <xsdt/runtime.h> on the include path.
+import subprocess  # noqa: E402
+
+rt_pic = {"pie": ["-fPIE"], "nopie": ["-fno-pie"], "static": []}[link]
+rt_ar = shutil.which(f"{toolchain['triple']}-ar") or "ar"
+rt_command = ["python3", os.path.join(config.test_source_root, "tools", "build-runtime.py"),
+              "--repo", repo, "--arch", arch,
+              "--cache", os.path.join(params["work_dir"], "cache", "runtime"),
+              "--cxx", cxx, "--ar", rt_ar] + [f"--flag={f}" for f in [opt] + rt_pic]
+rt_result = subprocess.run(rt_command, capture_output=True, text=True)
+if rt_result.returncode == 0:
+    rt_archive = rt_result.stdout.strip().splitlines()[-1]
+else:
+    # Keep the other checks of the cell running; the runtime tests then fail
+    # at link time, and this names the reason.
+    lit_config.warning("building libxsdt failed:\n" + rt_result.stderr)
+    rt_archive = os.path.join(params["work_dir"], "libxsdt-build-failed.a")
+config.substitutions += [
+    ("%xsdt-rt-cflags", f"-I{repo}/sdt/runtime/include"),
+    ("%arch", arch),
+    ("%xsdt-rt", f"{rt_archive} -lstdc++ -lm -lpthread"),
+]
+
 config.available_features.update({
     f"arch-{arch}",
     f"compiler-{compiler.split('-')[0]}",

@@ -14,6 +14,7 @@ packages=(
   qemu-user binutils-multiarch libelf-dev
   # test and benchmark libraries
   libgtest-dev libbenchmark-dev
+  libclang-rt-14-dev # libFuzzer and the sanitizer runtimes (sdt/fuzz)
   # the reference implementation, for side-by-side comparison
   systemtap-sdt-dev
 )

@@ -2,6 +2,8 @@
 #include <stdint.h>
 #include <xsdt/usdt.h>
 
+#include "../oracle/oracle.h"
+
 /* In C a bit-field member cannot be a probe argument: the header applies
  * sizeof and __typeof__ to the argument, which C forbids for bit-fields
  * (gcc and clang both reject it), so the bit-fields are probed through an
@@ -33,24 +35,24 @@ volatile int src_seed = 9;
 __attribute__((noinline)) void escape(int *p) { *p += 1; }
 
 __attribute__((noinline)) void fields(const struct outer *o, struct outer s) {
-  XSDT_PROBE(corpus, field_ptr, o->id, o->in.x, o->in.tag, o->in.weight,
-             o->total);
-  XSDT_PROBE(corpus, field_value, s.id, s.in.x, s.in.tag, s.in.weight,
-             s.total);
-  XSDT_PROBE(corpus, bitfields, (unsigned)o->flags, (int)o->level);
+  ORACLE_PROBE(corpus, field_ptr, o->id, o->in.x, o->in.tag, o->in.weight,
+               o->total);
+  ORACLE_PROBE(corpus, field_value, s.id, s.in.x, s.in.tag, s.in.weight,
+               s.total);
+  ORACLE_PROBE(corpus, bitfields, (unsigned)o->flags, (int)o->level);
 }
 
 __attribute__((noinline)) void elements(const struct outer *o,
                                         const uint32_t *arr, int i) {
   uint64_t wide[5] = {1, 2, 3, 4, 5};
   wide[i] += arr[i];
-  XSDT_PROBE(corpus, array_index, arr[i], arr[i + 1], wide[i]);
-  XSDT_PROBE(corpus, nested_index, o->arr[i].x, o->arr[i].tag,
-             o->arr[i].weight);
+  ORACLE_PROBE(corpus, array_index, arr[i], arr[i + 1], wide[i]);
+  ORACLE_PROBE(corpus, nested_index, o->arr[i].x, o->arr[i].tag,
+               o->arr[i].weight);
 }
 
 __attribute__((noinline)) void chain(const struct node *p) {
-  XSDT_PROBE(corpus, node_chain, p->v, p->next->v, p->next->next->v);
+  ORACLE_PROBE(corpus, node_chain, p->v, p->next->v, p->next->next->v);
 }
 
 __attribute__((noinline)) void locals(int seed) {
@@ -58,8 +60,8 @@ __attribute__((noinline)) void locals(int seed) {
   volatile long long vol = seed - 100000000000LL;
   volatile unsigned char vol_byte = (unsigned char)(seed + 1);
   escape(&escaped);
-  XSDT_PROBE(corpus, escaped_local, escaped);
-  XSDT_PROBE(corpus, volatile_locals, vol, vol_byte);
+  ORACLE_PROBE(corpus, escaped_local, escaped);
+  ORACLE_PROBE(corpus, volatile_locals, vol, vol_byte);
   escape(&escaped);
   if (escaped != seed * 3 + 2)
     escaped = 0;
@@ -74,6 +76,7 @@ int main(void) {
   struct node n2 = {(int16_t)(seed + 2), &n3};
   struct node n1 = {(int16_t)(seed + 1), &n2};
   int k;
+  oracle_start();
   for (k = 0; k < 4; k++) {
     o.arr[k].x = (short)(k - seed);
     o.arr[k].tag = (uint8_t)(k + seed);

@@ -2,6 +2,8 @@
 #include <stdint.h>
 #include <xsdt/usdt.h>
 
+#include "../oracle/oracle.h"
+
 /* Volatile sources: the compiler cannot fold the probed values into
  * constants, so they reach the probes as run-time values. */
 volatile int8_t src_i8 = -8;
@@ -15,27 +17,27 @@ volatile uint64_t src_u64 = 18000000000000000000ull;
 volatile float src_f = 1.25f;
 volatile double src_d = -2.5;
 
-__attribute__((noinline)) void args0(void) { XSDT_PROBE(corpus, args0); }
+__attribute__((noinline)) void args0(void) { ORACLE_PROBE(corpus, args0); }
 
-__attribute__((noinline)) void args1(int a) { XSDT_PROBE(corpus, args1, a); }
+__attribute__((noinline)) void args1(int a) { ORACLE_PROBE(corpus, args1, a); }
 
 __attribute__((noinline)) void args6(int a, unsigned b, long long c, short d,
                                      unsigned char e, double f) {
-  XSDT_PROBE(corpus, args6, a, b, c, d, e, f);
+  ORACLE_PROBE(corpus, args6, a, b, c, d, e, f);
 }
 
 __attribute__((noinline)) void
 args12(signed char a, unsigned char b, short c, unsigned short d, int e,
        unsigned f, long long g, unsigned long long h, float i, double j,
        _Bool k, int16_t l) {
-  XSDT_PROBE(corpus, args12, a, b, c, d, e, f, g, h, i, j, k, l);
+  ORACLE_PROBE(corpus, args12, a, b, c, d, e, f, g, h, i, j, k, l);
 }
 
 __attribute__((noinline)) void args12_wide(int64_t a, uint64_t b, int64_t c,
                                            uint64_t d, int64_t e, uint64_t f,
                                            int64_t g, uint64_t h, int64_t i,
                                            uint64_t j, int64_t k, uint64_t l) {
-  XSDT_PROBE(corpus, args12_wide, a, b, c, d, e, f, g, h, i, j, k, l);
+  ORACLE_PROBE(corpus, args12_wide, a, b, c, d, e, f, g, h, i, j, k, l);
 }
 
 int main(void) {
@@ -50,6 +52,7 @@ int main(void) {
   float f = src_f;
   double d = src_d;
 
+  oracle_start();
   args0();
   args1(i32);
   args6(i32, u32, i64, i16, u8, d);

@@ -3,6 +3,7 @@
 #include <xsdt/usdt.h>
 
 #include "cxx-inline.h"
+#include "../oracle/oracle.h"
 
 enum class Color : int { Red = -1, Green = 2 };
 enum class Small : unsigned char { One = 1, Big = 200 };
@@ -27,29 +28,29 @@ __attribute__((noinline)) void references(int &r, const Point &p,
                                           const long long &cl,
                                           const uint16_t &cu) {
   r += 1;
-  XSDT_PROBE(cxx, references, r, p.x, p.y, cl, cu);
+  ORACLE_PROBE(cxx, references, r, p.x, p.y, cl, cu);
 }
 
 // One note per instantiation: int, double and const char *.
 template <class T> __attribute__((noinline)) void each(T v) {
-  XSDT_PROBE(cxx, template_arg, v);
+  ORACLE_PROBE(cxx, template_arg, v);
 }
 
 __attribute__((noinline)) void enums(Color c, Small s) {
-  XSDT_PROBE(cxx, enum_class, c, s);
+  ORACLE_PROBE(cxx, enum_class, c, s);
 }
 
 __attribute__((noinline)) void bools(bool b, bool n) {
-  XSDT_PROBE(cxx, bools, b, n);
+  ORACLE_PROBE(cxx, bools, b, n);
 }
 
 __attribute__((noinline)) void bitfields(const Packed &p) {
-  XSDT_PROBE(cxx, bitfields, p.flags, p.level);
+  ORACLE_PROBE(cxx, bitfields, p.flags, p.level);
 }
 
 __attribute__((noinline)) void pointers(const Point *p, int *ip,
                                         void (*fn)(bool, bool)) {
-  XSDT_PROBE(cxx, pointers, p, ip, fn);
+  ORACLE_PROBE(cxx, pointers, p, ip, fn);
 }
 
 class Counter {
@@ -57,8 +58,8 @@ public:
   explicit Counter(int start) : count_(start) {}
   __attribute__((noinline)) int bump(unsigned short by) {
     count_ += by;
-    XSDT_PROBE(cxx, member, count_, by);
-    XSDT_PROBE(cxx, member_this, this);
+    ORACLE_PROBE(cxx, member, count_, by);
+    ORACLE_PROBE(cxx, member_this, this);
     return count_;
   }
 
@@ -70,13 +71,14 @@ __attribute__((noinline)) long long use_lambda(int base) {
   long long total = base * 1000000000LL;
   auto add = [&total](int8_t step, float scale) {
     total += step;
-    XSDT_PROBE(cxx, lambda, total, step, scale);
+    ORACLE_PROBE(cxx, lambda, total, step, scale);
   };
   add(static_cast<int8_t>(base), static_cast<float>(base) * 0.5f);
   return total;
 }
 
 int main() {
+  oracle_start();
   int i = src_int;
   double d = src_double;
   bool flag = src_flag != 0;

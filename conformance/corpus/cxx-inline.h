@@ -4,16 +4,18 @@
 
 #include <xsdt/usdt.h>
 
+#include "../oracle/oracle.h"
+
 // noinline keeps an out-of-line COMDAT copy in each translation unit at
 // every optimization level; the linker must keep exactly one copy, and the
 // note of the discarded copy must go with it.
 __attribute__((noinline)) inline int shared_inline(int x) {
-  XSDT_PROBE(corpus, shared_inline, x);
+  ORACLE_PROBE(corpus, shared_inline, x);
   return x + 1;
 }
 
 template <class T> __attribute__((noinline)) T shared_template(T x) {
-  XSDT_PROBE(corpus, shared_template, x);
+  ORACLE_PROBE(corpus, shared_template, x);
   return x + 2;
 }
 

@@ -1,6 +1,8 @@
 /* Global and static variables as arguments: int, long long, double, long, pointers, a function-local static. */
 #include <xsdt/usdt.h>
 
+#include "../oracle/oracle.h"
+
 /* Every variable is written at run time (bump_all), so the compiler cannot
  * fold it into a constant: each probe reads memory named by a symbol, which
  * the spec must NOT name (no sym(%rip), sym@GOTOFF, #:lo12:sym). */
@@ -29,29 +31,30 @@ __attribute__((noinline)) void bump_all(int by) {
 __attribute__((noinline)) int counter(void) {
   static int calls = 100;
   calls++;
-  XSDT_PROBE(corpus, function_static, calls);
+  ORACLE_PROBE(corpus, function_static, calls);
   return calls;
 }
 
 __attribute__((noinline)) void probe_globals(void) {
-  XSDT_PROBE(corpus, global_int, global_int);
-  XSDT_PROBE(corpus, global_llong, global_llong);
-  XSDT_PROBE(corpus, global_double, global_double);
-  XSDT_PROBE(corpus, global_ushort, global_ushort);
-  XSDT_PROBE(corpus, file_static_int, file_static_int);
-  XSDT_PROBE(corpus, file_static_ull, file_static_ull);
-  XSDT_PROBE(corpus, file_static_float, file_static_float);
-  XSDT_PROBE(corpus, global_long, global_long);
-  XSDT_PROBE(corpus, global_ptr, global_ptr);
-  XSDT_PROBE(corpus, global_address, &global_int);
-  XSDT_PROBE(corpus, static_address, &file_static_ull);
+  ORACLE_PROBE(corpus, global_int, global_int);
+  ORACLE_PROBE(corpus, global_llong, global_llong);
+  ORACLE_PROBE(corpus, global_double, global_double);
+  ORACLE_PROBE(corpus, global_ushort, global_ushort);
+  ORACLE_PROBE(corpus, file_static_int, file_static_int);
+  ORACLE_PROBE(corpus, file_static_ull, file_static_ull);
+  ORACLE_PROBE(corpus, file_static_float, file_static_float);
+  ORACLE_PROBE(corpus, global_long, global_long);
+  ORACLE_PROBE(corpus, global_ptr, global_ptr);
+  ORACLE_PROBE(corpus, global_address, &global_int);
+  ORACLE_PROBE(corpus, static_address, &file_static_ull);
   /* Several globals in one probe. */
-  XSDT_PROBE(corpus, globals_mixed, global_int, global_llong, global_double,
+  ORACLE_PROBE(corpus, globals_mixed, global_int, global_llong, global_double,
              global_ushort, file_static_int, file_static_ull,
              file_static_float, *global_ptr);
 }
 
 int main(void) {
+  oracle_start();
   bump_all(1);
   probe_globals();
   return counter() == 101 ? 0 : 1;

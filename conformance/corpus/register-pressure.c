@@ -2,6 +2,8 @@
 #include <stdint.h>
 #include <xsdt/usdt.h>
 
+#include "../oracle/oracle.h"
+
 volatile uint32_t src_seed = 0x9e3779b9u;
 volatile int src_rounds = 5;
 
@@ -35,16 +37,17 @@ __attribute__((noinline)) uint64_t mix(uint32_t seed, int rounds) {
     n = n - m * 0.25;
     o += p ^ a;
     p -= o >> 2;
-    XSDT_PROBE(corpus, pressure_step, a, e, g, i, k, l, m, b ^ c, d + f, h - j,
-               (float)n, o * p);
-    XSDT_PROBE(corpus, pressure_wide, g, h, i, j, g + h, i - j, g ^ i, h ^ j,
-               g * 3, (int64_t)h >> 1, i + r, j - r);
+    ORACLE_PROBE(corpus, pressure_step, a, e, g, i, k, l, m, b ^ c, d + f,
+                 h - j, (float)n, o * p);
+    ORACLE_PROBE(corpus, pressure_wide, g, h, i, j, g + h, i - j, g ^ i,
+                 h ^ j, g * 3, (int64_t)h >> 1, i + r, j - r);
   }
   return a + b + c + d + (uint64_t)e + (uint64_t)f + g + h + (uint64_t)i +
          (uint64_t)j + (uint64_t)k + l + (uint64_t)m + (uint64_t)n + o + p;
 }
 
 int main(void) {
+  oracle_start();
   uint64_t v = mix(src_seed, src_rounds);
   /* Any value will do; the use keeps mix() from being discarded. */
   return v == 1 ? 1 : 0;

@@ -56,7 +56,9 @@ def main() -> int:
         compile_command[out_index] = tmp
         result = subprocess.run(compile_command)
         if result.returncode != 0:
-            os.unlink(tmp)
+            # The compiler may already have removed its failed output.
+            if os.path.exists(tmp):
+                os.unlink(tmp)
             return result.returncode
         os.replace(tmp, cached)
 

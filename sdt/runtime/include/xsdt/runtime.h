@@ -62,6 +62,9 @@ typedef struct xsdt_arg {
   int size;
   int is_signed;
   int is_float;
+  /* Added: 1 when the value was read; 0 when its memory was unreadable
+   * (bits and as_double are then 0). */
+  int valid;
 } xsdt_arg;
 
 typedef void (*xsdt_probe_visitor)(const xsdt_probe_info *probe, void *user);

@@ -1,0 +1,48 @@
+// libxsdt machine-dependent part for i386.
+#include "machdep.h"
+
+#include <ucontext.h>
+
+namespace xsdt::rt::machdep {
+namespace {
+// nopl 0(%eax,%eax,1) (i686+): the one 5-byte instruction of every site.
+constexpr unsigned char kNop[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+// int3 over byte 0 only, as on x86-64: one atomic byte store.
+constexpr unsigned char kTrap[] = {0xcc};
+} // namespace
+
+Arch arch() { return Arch::I386; }
+std::size_t site_size() { return sizeof kNop; }
+const unsigned char *site_nop() { return kNop; }
+std::size_t trap_size() { return sizeof kTrap; }
+const unsigned char *trap_bytes() { return kTrap; }
+
+// The CPU (and QEMU) reports the pc after the int3.
+std::uintptr_t site_from_trap_pc(std::uintptr_t pc) { return pc - 1; }
+
+std::uintptr_t context_pc(const void *uc) {
+  return static_cast<std::uintptr_t>(static_cast<std::uint32_t>(
+      static_cast<const ucontext_t *>(uc)->uc_mcontext.gregs[REG_EIP]));
+}
+
+void set_context_pc(void *uc, std::uintptr_t pc) {
+  static_cast<ucontext_t *>(uc)->uc_mcontext.gregs[REG_EIP] =
+      static_cast<greg_t>(pc);
+}
+
+void fill_registers(const void *ucp, RegisterFile *regs) {
+  const greg_t *g = static_cast<const ucontext_t *>(ucp)->uc_mcontext.gregs;
+  // DWARF order of the i386 psABI. REG_ESP is the stack pointer at the
+  // trap (the kernel and QEMU store it in both esp and esp_at_signal).
+  static constexpr int kOrder[9] = {REG_EAX, REG_ECX, REG_EDX, REG_EBX, REG_ESP,
+                                    REG_EBP, REG_ESI, REG_EDI, REG_EIP};
+  for (int i = 0; i < kRegisterFileSize; ++i)
+    regs->regs[i] = 0;
+  for (int i = 0; i < 9; ++i)
+    regs->regs[i] = static_cast<std::uint32_t>(g[kOrder[i]]);
+}
+
+// x86 keeps instruction fetch coherent with stores.
+void flush_icache(void *, std::size_t) {}
+
+} // namespace xsdt::rt::machdep

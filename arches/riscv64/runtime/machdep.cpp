@@ -1,0 +1,58 @@
+// libxsdt machine-dependent part for RISC-V 64.
+#include "machdep.h"
+
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+namespace xsdt::rt::machdep {
+namespace {
+// 00000013 (addi x0, x0, 0) and 00100073 (ebreak), little-endian. Sites are
+// 4-byte aligned 4-byte NOPs (.option norvc), so one aligned store swaps
+// them.
+constexpr unsigned char kNop[] = {0x13, 0x00, 0x00, 0x00};
+constexpr unsigned char kTrap[] = {0x73, 0x00, 0x10, 0x00};
+} // namespace
+
+Arch arch() { return Arch::RiscV64; }
+std::size_t site_size() { return sizeof kNop; }
+const unsigned char *site_nop() { return kNop; }
+std::size_t trap_size() { return sizeof kTrap; }
+const unsigned char *trap_bytes() { return kTrap; }
+
+// ebreak reports the pc of the ebreak itself.
+std::uintptr_t site_from_trap_pc(std::uintptr_t pc) { return pc; }
+
+// glibc's riscv mcontext: __gregs[0] is the pc, __gregs[1..31] are x1..x31.
+std::uintptr_t context_pc(const void *uc) {
+  return static_cast<std::uintptr_t>(
+      static_cast<const ucontext_t *>(uc)->uc_mcontext.__gregs[0]);
+}
+
+void set_context_pc(void *uc, std::uintptr_t pc) {
+  static_cast<ucontext_t *>(uc)->uc_mcontext.__gregs[0] = pc;
+}
+
+void fill_registers(const void *ucp, RegisterFile *regs) {
+  const auto &m = static_cast<const ucontext_t *>(ucp)->uc_mcontext;
+  for (int i = 0; i < kRegisterFileSize; ++i)
+    regs->regs[i] = 0;
+  // x0 is hard-wired zero; slot 0 of __gregs holds the pc instead.
+  for (int i = 1; i <= 31; ++i)
+    regs->regs[i] = m.__gregs[i];
+}
+
+// fence.i only affects the calling hart; the kernel's riscv_flush_icache
+// (nr 259, flags 0 = all threads) makes the store visible to every hart.
+// Its failure (e.g. ENOSYS on an old emulator) leaves the builtin, which
+// calls the same syscall through libgcc or at least fences this hart.
+void flush_icache(void *addr, std::size_t n) {
+  char *p = static_cast<char *>(addr);
+#ifdef __NR_riscv_flush_icache
+  if (syscall(__NR_riscv_flush_icache, p, p + n, 0UL) == 0)
+    return;
+#endif
+  __builtin___clear_cache(p, p + n);
+}
+
+} // namespace xsdt::rt::machdep

@@ -1,0 +1,52 @@
+// libxsdt machine-dependent part for x86-64.
+#include "machdep.h"
+
+#include <ucontext.h>
+
+namespace xsdt::rt::machdep {
+namespace {
+// nopl 0(%rax,%rax,1): the one 5-byte instruction every xsdt site holds.
+constexpr unsigned char kNop[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+// int3 over byte 0 only: a single-byte store is atomic with respect to
+// instruction fetch, so a thread racing through the site sees either the
+// whole NOP or the trap, and bytes 1..4 never execute (we resume after them).
+constexpr unsigned char kTrap[] = {0xcc};
+} // namespace
+
+Arch arch() { return Arch::X86_64; }
+std::size_t site_size() { return sizeof kNop; }
+const unsigned char *site_nop() { return kNop; }
+std::size_t trap_size() { return sizeof kTrap; }
+const unsigned char *trap_bytes() { return kTrap; }
+
+// The CPU reports the pc after the int3.
+std::uintptr_t site_from_trap_pc(std::uintptr_t pc) { return pc - 1; }
+
+std::uintptr_t context_pc(const void *uc) {
+  return static_cast<std::uintptr_t>(
+      static_cast<const ucontext_t *>(uc)->uc_mcontext.gregs[REG_RIP]);
+}
+
+void set_context_pc(void *uc, std::uintptr_t pc) {
+  static_cast<ucontext_t *>(uc)->uc_mcontext.gregs[REG_RIP] =
+      static_cast<greg_t>(pc);
+}
+
+void fill_registers(const void *ucp, RegisterFile *regs) {
+  const greg_t *g = static_cast<const ucontext_t *>(ucp)->uc_mcontext.gregs;
+  // DWARF order of the x86-64 psABI, which is not the ucontext order.
+  static constexpr int kOrder[17] = {
+      REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI,
+      REG_RBP, REG_RSP, REG_R8,  REG_R9,  REG_R10, REG_R11,
+      REG_R12, REG_R13, REG_R14, REG_R15, REG_RIP};
+  for (int i = 0; i < kRegisterFileSize; ++i)
+    regs->regs[i] = 0;
+  for (int i = 0; i < 17; ++i)
+    regs->regs[i] = static_cast<std::uint64_t>(g[kOrder[i]]);
+}
+
+// x86 keeps instruction fetch coherent with stores (self-modifying code is
+// detected by the CPU; QEMU likewise invalidates translations on write).
+void flush_icache(void *, std::size_t) {}
+
+} // namespace xsdt::rt::machdep

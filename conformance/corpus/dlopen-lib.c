@@ -1,0 +1,32 @@
+/* Library half of dlopen.c: loaded with dlopen after the program started, with probes and a semaphore of its own. */
+#include <xsdt/usdt.h>
+
+#include "../oracle/oracle.h"
+
+XSDT_SEMAPHORE(corpus_dl, guarded);
+
+static long long dl_total = -5;
+int dl_evaluations = 0;
+
+/* Counts its evaluations, with a value independent of the count. */
+__attribute__((noinline)) static unsigned dl_observed(int x) {
+  ++dl_evaluations;
+  return (unsigned)x * 7u;
+}
+
+__attribute__((noinline)) int dl_entry(int x, const char *s, double d) {
+  dl_total += x;
+  ORACLE_PROBE(corpus_dl, entry, x, s, d, dl_total);
+  ORACLE_PROBE_GUARDED(corpus_dl, guarded, (unsigned)x, dl_observed(x));
+  return x * 2;
+}
+
+int dl_enabled(void) { return XSDT_PROBE_ENABLED(corpus_dl, guarded); }
+
+/* entry: int, a pointer, double, long long; guarded: unsigned, unsigned.
+ * LIB-DAG: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
+ * LIB-DAG: section .probes addr=[[PROBES:0x[0-9a-f]+]]
+ * LIB-DAG: note provider=corpus_dl name=guarded {{.*}} base=[[BASE]] semaphore=[[PROBES]] argc=2 args=4@{{[^ ]+}} 4@{{[^ ]+$}}
+ * LIB-LP64-DAG: note provider=corpus_dl name=entry {{.*}} base=[[BASE]] semaphore=0x0 argc=4 args=-4@{{[^ ]+}} 8@{{[^ ]+}} 8f@{{[^ ]+}} -8@{{[^ ]+$}}
+ * LIB-ILP32-DAG: note provider=corpus_dl name=entry {{.*}} base=[[BASE]] semaphore=0x0 argc=4 args=-4@{{[^ ]+}} 4@{{[^ ]+}} 8f@{{[^ ]+}} -8@{{[^ ]+$}}
+ */

@@ -1,0 +1,129 @@
+/* Shared helpers of the runtime tests. The expected site and trap bytes are
+ * the architecture facts (docs/design.md), written here independently of
+ * the runtime so that the tests check it rather than echo it. */
+#ifndef XSDT_RT_TEST_H
+#define XSDT_RT_TEST_H
+
+#define _GNU_SOURCE 1
+#include <xsdt/runtime.h>
+#include <xsdt/usdt.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define RT_UNUSED __attribute__((unused))
+
+#if defined(__x86_64__) || defined(__i386__)
+RT_UNUSED static const unsigned char rt_nop[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+/* int3 over byte 0; bytes 1..4 of the NOP stay. */
+RT_UNUSED static const unsigned char rt_trap[] = {0xcc, 0x1f, 0x44, 0x00, 0x00};
+/* Five one-byte NOPs: other bytes, still harmless to execute. */
+RT_UNUSED static const unsigned char rt_foreign[] = {0x90, 0x90, 0x90, 0x90,
+                                                     0x90};
+#elif defined(__aarch64__)
+RT_UNUSED static const unsigned char rt_nop[] = {0x1f, 0x20, 0x03, 0xd5};
+RT_UNUSED static const unsigned char rt_trap[] = {0x00, 0x00, 0x20,
+                                                  0xd4}; /* brk #0 */
+RT_UNUSED static const unsigned char rt_foreign[] = {0x3f, 0x20, 0x03,
+                                                     0xd5}; /* yield */
+#elif defined(__riscv) && __riscv_xlen == 64
+RT_UNUSED static const unsigned char rt_nop[] = {0x13, 0x00, 0x00, 0x00};
+RT_UNUSED static const unsigned char rt_trap[] = {0x73, 0x00, 0x10,
+                                                  0x00}; /* ebreak */
+/* addi x0, x0, 1: writes x0, so also a no-op */
+RT_UNUSED static const unsigned char rt_foreign[] = {0x13, 0x00, 0x10, 0x00};
+#else
+#error "no runtime test facts for this architecture"
+#endif
+#define RT_SITE_SIZE sizeof rt_nop
+
+static int rt_failures;
+
+#define RT_CHECK(cond)                                                         \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                   \
+      ++rt_failures;                                                           \
+    }                                                                          \
+  } while (0)
+
+/* Checks an API call's result and prints the error on surprise. */
+#define RT_EXPECT_RESULT(call, want, err)                                      \
+  do {                                                                         \
+    int rt_got_ = (call);                                                      \
+    if (rt_got_ != (want)) {                                                   \
+      printf("FAIL %s:%d: %s = %d, want %d (%s: %s)\n", __FILE__, __LINE__,    \
+             #call, rt_got_, (int)(want), xsdt_status_name((err)->code),       \
+             (err)->message);                                                  \
+      ++rt_failures;                                                           \
+    }                                                                          \
+  } while (0)
+
+static inline int rt_finish(void) {
+  printf("%s (%d failures)\n", rt_failures ? "FAILED" : "PASSED", rt_failures);
+  return rt_failures ? 1 : 0;
+}
+
+/* The run-time address of a probe's site, from the runtime's listing. */
+struct rt_find {
+  const char *provider, *name;
+  uintptr_t pc[4];
+  int count;
+  uintptr_t semaphore;
+  int argc;
+};
+
+static inline void rt_find_visit(const xsdt_probe_info *p, void *user) {
+  struct rt_find *f = (struct rt_find *)user;
+  if (strcmp(p->provider, f->provider) == 0 && strcmp(p->name, f->name) == 0) {
+    if (f->count < 4)
+      f->pc[f->count] = p->pc;
+    ++f->count;
+    f->semaphore = p->semaphore;
+    f->argc = p->argc;
+  }
+}
+
+static inline struct rt_find rt_find_probe(const char *provider,
+                                           const char *name) {
+  struct rt_find f;
+  xsdt_error err;
+  memset(&f, 0, sizeof f);
+  f.provider = provider;
+  f.name = name;
+  if (xsdt_list(rt_find_visit, &f, &err) < 0)
+    printf("FAIL xsdt_list: %s\n", err.message);
+  return f;
+}
+
+static inline int rt_bytes_are(uintptr_t pc, const unsigned char *want) {
+  return memcmp((const void *)pc, want, RT_SITE_SIZE) == 0;
+}
+
+static inline void rt_print_bytes(const char *what, uintptr_t pc) {
+  const unsigned char *p = (const unsigned char *)pc;
+  printf("%s:", what);
+  for (size_t i = 0; i < RT_SITE_SIZE; ++i)
+    printf(" %02x", p[i]);
+  printf("\n");
+}
+
+/* Overwrites a site with the test's own bytes through the executable
+ * mapping, as a foreign patcher would. */
+static inline void rt_poke(uintptr_t pc, const unsigned char *bytes) {
+  long page = sysconf(_SC_PAGESIZE);
+  uintptr_t start = pc & ~(uintptr_t)(page - 1);
+  uintptr_t end = (pc + RT_SITE_SIZE + page - 1) & ~(uintptr_t)(page - 1);
+  if (mprotect((void *)start, end - start, PROT_READ | PROT_WRITE | PROT_EXEC))
+    perror("mprotect");
+  memcpy((void *)pc, bytes, RT_SITE_SIZE);
+  if (mprotect((void *)start, end - start, PROT_READ | PROT_EXEC))
+    perror("mprotect");
+  __builtin___clear_cache((char *)pc, (char *)pc + RT_SITE_SIZE);
+}
+
+#endif

@@ -1,0 +1,208 @@
+// The evaluator. compile_arg() does every check once, at enable time, so
+// that evaluate() is a handful of shifts and at most one memory read.
+#include "xsdt/argeval.h"
+
+#include <cstring>
+#include <string>
+
+namespace xsdt {
+namespace {
+
+ParseError compile_error(const ArgLocation &loc, std::string message) {
+  ParseError e;
+  e.message = std::move(message);
+  e.token = loc.operand;
+  e.position = loc.spec.size() - loc.operand.size();
+  e.spec = loc.spec;
+  return e;
+}
+
+// Checks one register of an operand. Returns an empty string when it is
+// usable, else the reason.
+std::string register_problem(const RegisterInfo &reg) {
+  switch (reg.cls) {
+  case RegisterClass::General:
+    break;
+  case RegisterClass::ProgramCounter:
+    // The pc at a hit is the trap's, not that of the instruction the
+    // compiler meant; such operands only come from sym(%rip) anyway.
+    return "program-counter-relative operand %" + reg.name +
+           " is not supported";
+  case RegisterClass::Vector:
+    return "vector register " + reg.name + " is not in the register file";
+  case RegisterClass::Zero:
+    return {}; // handled by the callers: reads as 0
+  }
+  if (reg.dwarf < 0 || reg.dwarf >= kRegisterFileSize)
+    return "register " + reg.name + " has no register-file slot";
+  if (reg.bit_offset < 0 || reg.bit_width <= 0 ||
+      reg.bit_offset + reg.bit_width > 64)
+    return "register " + reg.name + " has an unusable bit range";
+  return {};
+}
+
+std::uint64_t low_bytes(std::uint64_t v, unsigned size) {
+  return size >= 8 ? v : v & ((std::uint64_t{1} << (size * 8)) - 1);
+}
+
+std::uint64_t register_field(const RegisterFile &regs, int reg,
+                             unsigned bit_offset, unsigned bit_width) {
+  if (reg < 0)
+    return 0; // a zero register or no base
+  std::uint64_t v = regs.regs[reg] >> bit_offset;
+  return bit_width >= 64 ? v : v & ((std::uint64_t{1} << bit_width) - 1);
+}
+
+} // namespace
+
+Parsed<CompiledArg> compile_arg(const ArgLocation &loc, Arch arch) {
+  CompiledArg c;
+  if (loc.size != 1 && loc.size != 2 && loc.size != 4 && loc.size != 8)
+    return compile_error(loc, "argument size must be 1, 2, 4 or 8");
+  if (loc.is_float && loc.size != 4 && loc.size != 8)
+    return compile_error(loc, "a floating-point argument must be 4 or 8 bytes");
+  c.size = static_cast<std::uint8_t>(loc.size);
+  c.is_signed = loc.is_signed && !loc.is_float;
+  c.is_float = loc.is_float;
+
+  switch (loc.kind) {
+  case LocationKind::Symbolic:
+    return compile_error(loc,
+                         "needs symbol resolution: " + loc.symbolic_reason);
+  case LocationKind::Immediate:
+    c.kind = CompiledKind::Immediate;
+    c.immediate = loc.immediate;
+    return c;
+  case LocationKind::Register: {
+    if (!loc.base)
+      return compile_error(loc, "register operand without a register");
+    const RegisterInfo &r = *loc.base;
+    if (std::string why = register_problem(r); !why.empty())
+      return compile_error(loc, why);
+    if (r.cls == RegisterClass::Zero) {
+      // xzr / riscv zero: the value is a constant 0.
+      c.kind = CompiledKind::Immediate;
+      c.immediate = 0;
+      return c;
+    }
+    c.kind = CompiledKind::Register;
+    c.base_reg = static_cast<std::int16_t>(r.dwarf);
+    c.base_bit_offset = static_cast<std::uint8_t>(r.bit_offset);
+    c.base_bit_width = static_cast<std::uint8_t>(r.bit_width);
+    return c;
+  }
+  case LocationKind::Memory: {
+    c.kind = CompiledKind::Memory;
+    c.displacement = loc.displacement;
+    c.address32 = arch == Arch::I386;
+    if (loc.base) {
+      const RegisterInfo &r = *loc.base;
+      if (std::string why = register_problem(r); !why.empty())
+        return compile_error(loc, why);
+      if (r.cls != RegisterClass::Zero) {
+        c.base_reg = static_cast<std::int16_t>(r.dwarf);
+        c.base_bit_offset = static_cast<std::uint8_t>(r.bit_offset);
+        c.base_bit_width = static_cast<std::uint8_t>(r.bit_width);
+        if (arch == Arch::X86_64 && r.bit_width == 32)
+          c.address32 = true; // 0x67 prefix: 32-bit address arithmetic
+        else if (r.bit_width < 32 || r.bit_offset != 0)
+          return compile_error(loc, "register " + r.name +
+                                        " cannot hold an address");
+      }
+    }
+    if (loc.index) {
+      const RegisterInfo &r = *loc.index;
+      if (std::string why = register_problem(r); !why.empty())
+        return compile_error(loc, why);
+      if (loc.scale != 1 && loc.scale != 2 && loc.scale != 4 && loc.scale != 8)
+        return compile_error(loc, "index scale must be 1, 2, 4 or 8");
+      if (r.cls != RegisterClass::Zero) {
+        if (r.bit_width < 32 || r.bit_offset != 0)
+          return compile_error(loc,
+                               "register " + r.name + " cannot be an index");
+        c.index_reg = static_cast<std::int16_t>(r.dwarf);
+        c.index_bit_width = static_cast<std::uint8_t>(r.bit_width);
+        c.scale = static_cast<std::uint8_t>(loc.scale);
+        if (arch == Arch::X86_64 && r.bit_width == 32)
+          c.address32 = true;
+      }
+    }
+    return c;
+  }
+  }
+  return compile_error(loc, "unknown location kind");
+}
+
+void extend_value(const CompiledArg &arg, std::uint64_t raw,
+                  EvalValue *out) noexcept {
+  unsigned size = arg.size;
+  std::uint64_t v = low_bytes(raw, size);
+  if (arg.is_float) {
+    out->bits = v;
+    if (size == 4) {
+      std::uint32_t b32 = static_cast<std::uint32_t>(v);
+      float f;
+      std::memcpy(&f, &b32, sizeof f);
+      out->as_double = f;
+    } else {
+      double d;
+      std::memcpy(&d, &v, sizeof d);
+      out->as_double = d;
+    }
+    return;
+  }
+  if (arg.is_signed && size < 8) {
+    std::uint64_t sign = std::uint64_t{1} << (size * 8 - 1);
+    v = (v ^ sign) - sign; // two's-complement sign extension
+  }
+  out->bits = v;
+  out->as_double = arg.is_signed
+                       ? static_cast<double>(static_cast<std::int64_t>(v))
+                       : static_cast<double>(v);
+}
+
+bool evaluate(const CompiledArg &arg, const RegisterFile &regs,
+              MemoryReader read, EvalValue *out) noexcept {
+  if (arg.size != 1 && arg.size != 2 && arg.size != 4 && arg.size != 8)
+    return false;
+  if (arg.base_reg >= kRegisterFileSize || arg.index_reg >= kRegisterFileSize)
+    return false;
+  std::uint64_t raw = 0;
+  switch (arg.kind) {
+  case CompiledKind::Immediate:
+    raw = static_cast<std::uint64_t>(arg.immediate);
+    break;
+  case CompiledKind::Register:
+    if (arg.base_reg < 0)
+      return false;
+    // The containing register from the sub-register's offset, truncated to
+    // the spec's size below (gdb's i386 widening, libbpf's bit shifts).
+    raw = regs.regs[arg.base_reg] >> arg.base_bit_offset;
+    break;
+  case CompiledKind::Memory: {
+    std::uint64_t addr = register_field(regs, arg.base_reg, arg.base_bit_offset,
+                                        arg.base_bit_width) +
+                         static_cast<std::uint64_t>(arg.displacement);
+    if (arg.index_reg >= 0)
+      addr += register_field(regs, arg.index_reg, 0, arg.index_bit_width) *
+              arg.scale;
+    if (arg.address32)
+      addr &= 0xffffffffu;
+    if (!read.read)
+      return false;
+    unsigned char buf[8] = {};
+    if (!read.read(read.ctx, addr, buf, arg.size))
+      return false;
+    // All four targets are little-endian.
+    for (unsigned i = 0; i < arg.size; ++i)
+      raw |= std::uint64_t{buf[i]} << (8 * i);
+    break;
+  }
+  default:
+    return false;
+  }
+  extend_value(arg, raw, out);
+  return true;
+}
+
+} // namespace xsdt

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Configures and builds the fuzzers with clang into their own build directory
+# (kept between runs, so an unchanged tree rebuilds in about a second), then
+# writes the binary note/ELF seeds from the text descriptions.
+#   build.sh SOURCE_ROOT FUZZ_BUILD_DIR CLANGXX PYTHON SEED_DIR
+set -euo pipefail
+root=$1 build=$2 cxx=$3 python=$4 seeds=$5
+here=$root/sdt/fuzz
+
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  # Name the missing package instead of failing inside CMake's link check.
+  mkdir -p "$build"
+  probe=$build/toolchain-probe
+  if ! printf 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char *, unsigned long) { return 0; }\n' |
+      "$cxx" -x c++ -fsanitize=fuzzer,address,undefined - -o "$probe" 2>"$probe.log"; then
+    cat "$probe.log" >&2
+    echo "fuzz: $cxx cannot link -fsanitize=fuzzer,address,undefined:" \
+      "install libclang-rt-14-dev (bash toolchains/install-deps.sh)" >&2
+    exit 1
+  fi
+  rm -f "$probe" "$probe.log"
+fi
+
+# The optimisation and sanitizer flags are set in clang/CMakeLists.txt.
+cmake -S "$here/clang" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" \
+  >"$build.configure.log" 2>&1 ||
+  { cat "$build.configure.log" >&2; exit 1; }
+cmake --build "$build" -j "$(nproc)"
+
+rm -rf "$seeds"
+"$python" "$here/make_seeds.py" "$here/corpus/notes" "$seeds"

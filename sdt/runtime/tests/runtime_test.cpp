@@ -1,0 +1,185 @@
+// Host unit tests of libxsdt: probes in this binary, enabled and hit. The
+// expected values come from the probe call sites, never from the decoder.
+#include "xsdt/runtime.h"
+
+#include <xsdt/usdt.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+XSDT_SEMAPHORE(rtunit, guarded);
+
+namespace {
+
+struct Hits {
+  std::atomic<int> count{0};
+  std::uint64_t bits[XSDT_MAX_ARGS] = {};
+  double dbl[XSDT_MAX_ARGS] = {};
+  int argc = -1;
+  int valid = 0;
+};
+
+void record(const xsdt_probe_info *, int argc, const xsdt_arg *args,
+            void *user) {
+  auto *h = static_cast<Hits *>(user);
+  h->argc = argc;
+  h->valid = 1;
+  for (int i = 0; i < argc; ++i) {
+    h->bits[i] = args[i].bits;
+    h->dbl[i] = args[i].as_double;
+    h->valid &= args[i].valid;
+  }
+  h->count.fetch_add(1);
+}
+
+__attribute__((noinline)) void fire_values(int a, unsigned char b, short c,
+                                           long long d, double e,
+                                           const char *p) {
+  XSDT_PROBE(rtunit, values, a, b, c, d, e, p);
+}
+
+__attribute__((noinline)) void fire_simple(int i) {
+  XSDT_PROBE(rtunit, simple, i);
+}
+
+__attribute__((noinline)) void fire_guarded(int i) {
+  XSDT_PROBE_GUARDED(rtunit, guarded, i, i * 2);
+}
+
+struct SiteFinder {
+  std::string want;
+  std::uintptr_t pc = 0;
+  int argc = -1;
+};
+
+void find_site(const xsdt_probe_info *p, void *user) {
+  auto *f = static_cast<SiteFinder *>(user);
+  if (std::string(p->provider) + ":" + p->name == f->want) {
+    f->pc = p->pc;
+    f->argc = p->argc;
+  }
+}
+
+std::uintptr_t site_of(const char *probe) {
+  SiteFinder f{probe};
+  xsdt_error err;
+  EXPECT_GT(xsdt_list(find_site, &f, &err), 0) << err.message;
+  return f.pc;
+}
+
+const unsigned char kNop[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+
+TEST(Runtime, ListsOwnProbes) {
+  SiteFinder f{"rtunit:values"};
+  xsdt_error err;
+  ASSERT_GT(xsdt_list(find_site, &f, &err), 0) << err.message;
+  EXPECT_NE(f.pc, 0u);
+  EXPECT_EQ(f.argc, 6);
+}
+
+TEST(Runtime, EnableHitDecodeDisable) {
+  Hits h;
+  xsdt_error err;
+  ASSERT_EQ(xsdt_enable("rtunit:values", record, &h, &err), 1) << err.message;
+  const char *text = "hello";
+  fire_values(-7, 200, -300, -5000000000LL, 2.5, text);
+  EXPECT_EQ(h.count.load(), 1);
+  EXPECT_EQ(h.argc, 6);
+  EXPECT_EQ(h.valid, 1);
+  EXPECT_EQ(static_cast<std::int64_t>(h.bits[0]), -7);
+  EXPECT_EQ(h.bits[1], 200u);
+  EXPECT_EQ(static_cast<std::int64_t>(h.bits[2]), -300);
+  EXPECT_EQ(static_cast<std::int64_t>(h.bits[3]), -5000000000LL);
+  EXPECT_EQ(h.dbl[4], 2.5);
+  EXPECT_EQ(h.bits[5], reinterpret_cast<std::uintptr_t>(text));
+  ASSERT_EQ(xsdt_disable("rtunit:values", &err), 1) << err.message;
+  fire_values(1, 2, 3, 4, 5, text);
+  EXPECT_EQ(h.count.load(), 1);
+}
+
+TEST(Runtime, SiteBytes) {
+  std::uintptr_t pc = site_of("rtunit:simple");
+  ASSERT_NE(pc, 0u);
+  auto *site = reinterpret_cast<const unsigned char *>(pc);
+  EXPECT_EQ(std::memcmp(site, kNop, 5), 0);
+  Hits h;
+  xsdt_error err;
+  ASSERT_EQ(xsdt_enable("rtunit:simple", record, &h, &err), 1);
+  EXPECT_EQ(site[0], 0xcc);
+  EXPECT_EQ(std::memcmp(site + 1, kNop + 1, 4), 0);
+  EXPECT_EQ(xsdt_enable("rtunit:simple", record, &h, &err), -1);
+  EXPECT_EQ(err.code, XSDT_ERR_ALREADY_ENABLED);
+  ASSERT_EQ(xsdt_disable("rtunit:simple", &err), 1);
+  EXPECT_EQ(std::memcmp(site, kNop, 5), 0);
+  EXPECT_EQ(xsdt_disable("rtunit:simple", &err), -1);
+  EXPECT_EQ(err.code, XSDT_ERR_NOT_ENABLED);
+}
+
+TEST(Runtime, Errors) {
+  xsdt_error err;
+  Hits h;
+  EXPECT_EQ(xsdt_enable("rtunit:nosuch", record, &h, &err), -1);
+  EXPECT_EQ(err.code, XSDT_ERR_NO_MATCH);
+  EXPECT_EQ(xsdt_enable("a:b:c", record, &h, &err), -1);
+  EXPECT_EQ(err.code, XSDT_ERR_BAD_PATTERN);
+  EXPECT_EQ(xsdt_enable("", record, &h, &err), -1);
+  EXPECT_EQ(err.code, XSDT_ERR_BAD_PATTERN);
+  EXPECT_STREQ(xsdt_status_name(XSDT_ERR_PROTECT), "XSDT_ERR_PROTECT");
+}
+
+TEST(Runtime, Semaphore) {
+  Hits h;
+  xsdt_error err;
+  EXPECT_FALSE(XSDT_PROBE_ENABLED(rtunit, guarded));
+  fire_guarded(3);
+  ASSERT_EQ(xsdt_enable("rtunit:guarded", record, &h, &err), 1) << err.message;
+  EXPECT_TRUE(XSDT_PROBE_ENABLED(rtunit, guarded));
+  fire_guarded(21);
+  EXPECT_EQ(h.count.load(), 1);
+  EXPECT_EQ(h.bits[0], 21u);
+  EXPECT_EQ(h.bits[1], 42u);
+  ASSERT_EQ(xsdt_disable("rtunit:*", &err), 1);
+  EXPECT_FALSE(XSDT_PROBE_ENABLED(rtunit, guarded));
+}
+
+TEST(Runtime, Threads) {
+  Hits h;
+  xsdt_error err;
+  ASSERT_EQ(xsdt_enable("rtunit:simple", record, &h, &err), 1);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([] {
+      for (int i = 0; i < 1000; ++i)
+        fire_simple(i);
+    });
+  for (auto &t : threads)
+    t.join();
+  EXPECT_EQ(h.count.load(), 4000);
+  ASSERT_EQ(xsdt_disable("rtunit:simple", &err), 1);
+}
+
+std::atomic<int> g_own_traps{0};
+void own_trap(int, siginfo_t *, void *) { g_own_traps.fetch_add(1); }
+
+TEST(Runtime, ForeignTrapReachesPreviousHandler) {
+  // Runs after the runtime may already have installed its handler in an
+  // earlier test, so only the chaining of a handler installed before the
+  // first enable can be tested in a fresh process (see lit-tests/runtime).
+  struct sigaction sa {};
+  sa.sa_sigaction = own_trap;
+  sa.sa_flags = SA_SIGINFO;
+  sigemptyset(&sa.sa_mask);
+  struct sigaction old {};
+  ASSERT_EQ(sigaction(SIGTRAP, &sa, &old), 0);
+  raise(SIGTRAP);
+  EXPECT_EQ(g_own_traps.load(), 1);
+  ASSERT_EQ(sigaction(SIGTRAP, &old, nullptr), 0);
+}
+
+} // namespace
