@@ -12,6 +12,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,6 +58,13 @@ def run_cell(toolchain_path, toolchain, opt, link, args):
     command.append(os.path.join(REPO, "lit-tests"))
     if os.path.exists(out_json):
         os.unlink(out_json)
+    # values/ tests tee the oracle's summary to <test>.tmp*.oracle; clear
+    # old ones so that only this run's are counted.
+    cell_dir = os.path.join(args.work_dir, f"{toolchain['arch']}.{toolchain['compiler']}."
+                            f"{cell_name(opt, link)}")
+    oracle_glob = os.path.join(cell_dir, "values", "Output", "*.oracle")
+    for stale in glob.glob(oracle_glob):
+        os.unlink(stale)
     proc = subprocess.run(command, capture_output=True, text=True)
     counts = {}
     failures = []
@@ -69,10 +77,22 @@ def run_cell(toolchain_path, toolchain, opt, link, args):
                     failures.append((test["name"], code, test.get("output", "")))
     ran = sum(counts.get(c, 0) for c in ("PASS", "FAIL", "XFAIL", "XPASS"))
     ok = proc.returncode == 0 and not failures and counts.get("PASS", 0) > 0
+    sites, verified = 0, 0
+    for path in glob.glob(oracle_glob):
+        with open(path) as f:
+            m = re.search(r"^oracle: (\d+) sites, (\d+) args verified", f.read(), re.M)
+        if m:
+            sites += int(m.group(1))
+            verified += int(m.group(2))
+    ran_values = not args.filter or "values" in args.filter
+    if ran_values and verified == 0:
+        failures.append(("values", "ZERO", "the value oracle verified 0 arguments in this cell"))
+        ok = False
     if not os.path.exists(out_json):
         failures.append(("lit", "ERROR", proc.stdout + proc.stderr))
         ok = False
-    return {"ok": ok, "counts": counts, "ran": ran, "failures": failures}
+    return {"ok": ok, "counts": counts, "ran": ran, "failures": failures,
+            "sites_verified": sites, "args_verified": verified}
 
 
 def main():
@@ -156,6 +176,17 @@ def main():
                 not_applicable = result["counts"].get("UNSUPPORTED", 0)
                 if not_applicable:
                     text += f" +{not_applicable}na"
+            cells.append(f"{text:>16}")
+        print(f"{row:<{width}} | " + " | ".join(cells))
+    print("\nvalue oracle: sites/args verified per cell (every argument of every "
+          "site hit, compared with the source's values)")
+    print(" " * width + " | " + " | ".join(f"{c:>16}" for c in columns))
+    for row in rows:
+        cells = []
+        for column in columns:
+            result = results[(row, column)]
+            text = ("MISSING" if "missing" in result else
+                    f"{result['sites_verified']}/{result['args_verified']}")
             cells.append(f"{text:>16}")
         print(f"{row:<{width}} | " + " | ".join(cells))
     failed = sum(1 for r in results.values() if "missing" in r or not r["ok"])
