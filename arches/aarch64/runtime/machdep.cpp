@@ -10,13 +10,16 @@ namespace {
 // B2.6.5, concurrent modification of the listed instructions).
 constexpr unsigned char kNop[] = {0x1f, 0x20, 0x03, 0xd5};
 constexpr unsigned char kTrap[] = {0x00, 0x00, 0x20, 0xd4};
+constexpr SiteEncoding kEncodings[] = {
+    {kNop, sizeof kNop, kTrap, sizeof kTrap, "nop"},
+};
 } // namespace
 
 Arch arch() { return Arch::AArch64; }
-std::size_t site_size() { return sizeof kNop; }
-const unsigned char *site_nop() { return kNop; }
-std::size_t trap_size() { return sizeof kTrap; }
-const unsigned char *trap_bytes() { return kTrap; }
+std::size_t site_encodings(const SiteEncoding **encodings) {
+  *encodings = kEncodings;
+  return sizeof kEncodings / sizeof kEncodings[0];
+}
 
 // brk reports the pc of the brk itself.
 std::uintptr_t site_from_trap_pc(std::uintptr_t pc) { return pc; }

@@ -12,13 +12,21 @@ namespace {
 // them.
 constexpr unsigned char kNop[] = {0x13, 0x00, 0x00, 0x00};
 constexpr unsigned char kTrap[] = {0x73, 0x00, 0x10, 0x00};
+// sys/sdt.h's site on rv64gc: the 2-byte `c.nop`, replaced by `c.ebreak`.
+constexpr unsigned char kCompressedNop[] = {0x01, 0x00};
+constexpr unsigned char kCompressedTrap[] = {0x02, 0x90};
+constexpr SiteEncoding kEncodings[] = {
+    {kNop, sizeof kNop, kTrap, sizeof kTrap, "4-byte nop"},
+    {kCompressedNop, sizeof kCompressedNop, kCompressedTrap,
+     sizeof kCompressedTrap, "2-byte c.nop (sys/sdt.h)"},
+};
 } // namespace
 
 Arch arch() { return Arch::RiscV64; }
-std::size_t site_size() { return sizeof kNop; }
-const unsigned char *site_nop() { return kNop; }
-std::size_t trap_size() { return sizeof kTrap; }
-const unsigned char *trap_bytes() { return kTrap; }
+std::size_t site_encodings(const SiteEncoding **encodings) {
+  *encodings = kEncodings;
+  return sizeof kEncodings / sizeof kEncodings[0];
+}
 
 // ebreak reports the pc of the ebreak itself.
 std::uintptr_t site_from_trap_pc(std::uintptr_t pc) { return pc; }

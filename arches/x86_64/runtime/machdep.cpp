@@ -11,13 +11,19 @@ constexpr unsigned char kNop[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
 // instruction fetch, so a thread racing through the site sees either the
 // whole NOP or the trap, and bytes 1..4 never execute (we resume after them).
 constexpr unsigned char kTrap[] = {0xcc};
+// sys/sdt.h's site: a 1-byte `nop`; int3 replaces it whole.
+constexpr unsigned char kShortNop[] = {0x90};
+constexpr SiteEncoding kEncodings[] = {
+    {kNop, sizeof kNop, kTrap, sizeof kTrap, "5-byte nopl"},
+    {kShortNop, sizeof kShortNop, kTrap, sizeof kTrap, "1-byte nop (sys/sdt.h)"},
+};
 } // namespace
 
 Arch arch() { return Arch::X86_64; }
-std::size_t site_size() { return sizeof kNop; }
-const unsigned char *site_nop() { return kNop; }
-std::size_t trap_size() { return sizeof kTrap; }
-const unsigned char *trap_bytes() { return kTrap; }
+std::size_t site_encodings(const SiteEncoding **encodings) {
+  *encodings = kEncodings;
+  return sizeof kEncodings / sizeof kEncodings[0];
+}
 
 // The CPU reports the pc after the int3.
 std::uintptr_t site_from_trap_pc(std::uintptr_t pc) { return pc - 1; }

@@ -21,8 +21,9 @@
 RT_UNUSED static const unsigned char rt_nop[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
 /* int3 over byte 0; bytes 1..4 of the NOP stay. */
 RT_UNUSED static const unsigned char rt_trap[] = {0xcc, 0x1f, 0x44, 0x00, 0x00};
-/* Five one-byte NOPs: other bytes, still harmless to execute. */
-RT_UNUSED static const unsigned char rt_foreign[] = {0x90, 0x90, 0x90, 0x90,
+/* Two 2-byte NOPs and a 1-byte one: harmless to execute, but no site
+ * encoding the runtime accepts (a lone 0x90 would be: sys/sdt.h's site). */
+RT_UNUSED static const unsigned char rt_foreign[] = {0x66, 0x90, 0x66, 0x90,
                                                      0x90};
 #elif defined(__aarch64__)
 RT_UNUSED static const unsigned char rt_nop[] = {0x1f, 0x20, 0x03, 0xd5};

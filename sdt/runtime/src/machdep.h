@@ -15,14 +15,22 @@ namespace xsdt::rt::machdep {
 // The arch whose specs the notes of this process use.
 Arch arch();
 
-// The bytes every xsdt site holds while disabled (the patch-width NOP).
-std::size_t site_size();
-const unsigned char *site_nop();
+// One way a disabled site can look, and the trap written over its head. On
+// x86 the trap is one byte (int3) and the rest of the NOP stays in place.
+struct SiteEncoding {
+  const unsigned char *nop;
+  std::size_t size;
+  const unsigned char *trap;
+  std::size_t trap_size;
+  const char *what; // for error messages
+};
 
-// The trap written over the start of the site. On x86 it is one byte (int3)
-// and the NOP's remaining bytes stay in place.
-std::size_t trap_size();
-const unsigned char *trap_bytes();
+// The encodings trap mode accepts: xsdt's patch-width NOP first, then the
+// NOPs other SDT implementations leave (sys/sdt.h: a 1-byte `nop` on x86,
+// a 2-byte `c.nop` on riscv with RVC), which a trap fits as well, so that
+// "*:*" also enables the probes of libc or libstdc++. Jump patching needs
+// the first one.
+std::size_t site_encodings(const SiteEncoding **encodings);
 
 // The site address for the pc the SIGTRAP handler sees (x86: one past the
 // int3; aarch64 and riscv64: the trap itself).

@@ -38,6 +38,9 @@ struct SiteRecord {
   std::uintptr_t site = 0;
   std::uintptr_t semaphore = 0;
   int prot = 0;
+  // What the site held when it was enabled; its size is where execution
+  // resumes after a hit.
+  const machdep::SiteEncoding *encoding = nullptr;
   std::string provider, name, args, object;
   xsdt_probe_info info{};
   int argc = 0;
@@ -273,7 +276,7 @@ void on_sigtrap(int sig, siginfo_t *si, void *uc) {
   if (const SiteRecord *r =
           find(g_enabled.load(std::memory_order_acquire), site)) {
     dispatch(r, uc);
-    machdep::set_context_pc(uc, site + machdep::site_size());
+    machdep::set_context_pc(uc, site + r->encoding->size);
   } else if (contains(g_history.load(std::memory_order_acquire), site)) {
     // Our trap, removed by a disable between the hit and this lookup:
     // execute whatever the site holds now (the NOP, or a trap that a new
@@ -309,12 +312,13 @@ int install_handler(xsdt_error *err) {
 // itself (a second, writable alias mapping leaves QEMU executing stale
 // translations). One aligned store of 1 or 4 bytes, so a thread running
 // through the site sees the old or the new instruction, never a mix.
-bool write_head(std::uintptr_t site, int prot, const unsigned char *bytes,
-                int *saved_errno) {
-  std::size_t n = machdep::trap_size();
+bool write_head(std::uintptr_t site, int prot,
+                const machdep::SiteEncoding &encoding,
+                const unsigned char *bytes, int *saved_errno) {
+  std::size_t n = encoding.trap_size;
   std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
   std::uintptr_t start = site & ~(page - 1);
-  std::uintptr_t end = (site + machdep::site_size() + page - 1) & ~(page - 1);
+  std::uintptr_t end = (site + encoding.size + page - 1) & ~(page - 1);
   void *addr = reinterpret_cast<void *>(start);
   if (mprotect(addr, end - start, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) {
     *saved_errno = errno;
@@ -325,6 +329,11 @@ bool write_head(std::uintptr_t site, int prot, const unsigned char *bytes,
     std::uint32_t word;
     std::memcpy(&word, bytes, 4);
     __atomic_store_n(reinterpret_cast<std::uint32_t *>(p), word,
+                     __ATOMIC_RELEASE);
+  } else if (n == 2 && site % 2 == 0) {
+    std::uint16_t half;
+    std::memcpy(&half, bytes, 2);
+    __atomic_store_n(reinterpret_cast<std::uint16_t *>(p), half,
                      __ATOMIC_RELEASE);
   } else {
     for (std::size_t i = 0; i < n; ++i)
@@ -338,21 +347,46 @@ bool write_head(std::uintptr_t site, int prot, const unsigned char *bytes,
   return true;
 }
 
-bool holds(std::uintptr_t site, const unsigned char *head,
-           std::size_t head_size) {
+// Whether the site holds `head` followed by the rest of the encoding's NOP.
+bool holds(std::uintptr_t site, const machdep::SiteEncoding &encoding,
+           const unsigned char *head) {
   auto *p = reinterpret_cast<const unsigned char *>(site);
-  const unsigned char *nop = machdep::site_nop();
-  return std::memcmp(p, head, head_size) == 0 &&
-         std::memcmp(p + head_size, nop + head_size,
-                     machdep::site_size() - head_size) == 0;
+  std::size_t n = encoding.trap_size;
+  return std::memcmp(p, head, n) == 0 &&
+         std::memcmp(p + n, encoding.nop + n, encoding.size - n) == 0;
 }
 
-bool holds_nop(std::uintptr_t site) {
-  return holds(site, machdep::site_nop(), machdep::trap_size());
+bool holds_nop(const SiteRecord &r) {
+  return holds(r.site, *r.encoding, r.encoding->nop);
 }
 
-bool holds_trap(std::uintptr_t site) {
-  return holds(site, machdep::trap_bytes(), machdep::trap_size());
+bool holds_trap(const SiteRecord &r) {
+  return holds(r.site, *r.encoding, r.encoding->trap);
+}
+
+// The encoding the site holds now, or null for foreign bytes.
+const machdep::SiteEncoding *match_encoding(std::uintptr_t site) {
+  const machdep::SiteEncoding *encodings;
+  std::size_t n = machdep::site_encodings(&encodings);
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::memcmp(reinterpret_cast<const void *>(site), encodings[i].nop,
+                    encodings[i].size) == 0)
+      return &encodings[i];
+  return nullptr;
+}
+
+// "0f 1f 44 00 00 (5-byte nopl) or 90 (1-byte nop (sys/sdt.h))".
+std::string expected_encodings() {
+  const machdep::SiteEncoding *encodings;
+  std::size_t n = machdep::site_encodings(&encodings);
+  std::string text;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i)
+      text += " or ";
+    text += hex_bytes(encodings[i].nop, encodings[i].size) + " (" +
+            encodings[i].what + ")";
+  }
+  return text;
 }
 
 // Adds delta to a 16-bit semaphore atomically (other tracers may update it
@@ -481,15 +515,20 @@ int enable_impl(const char *pattern, xsdt_probe_handler handler, void *user,
 
   // Check every site before touching any, so that a foreign site leaves
   // nothing patched.
-  for (const SiteRecord *r : fresh)
-    if (!holds_nop(r->site))
+  const machdep::SiteEncoding *encodings;
+  machdep::site_encodings(&encodings);
+  const std::size_t longest = encodings[0].size;
+  for (SiteRecord *r : fresh) {
+    r->encoding = match_encoding(r->site);
+    if (!r->encoding)
       return fail(err, XSDT_ERR_UNEXPECTED_BYTES,
                   "probe %s at %#lx: expected %s, found %s",
                   probe_name(*r).c_str(), static_cast<unsigned long>(r->site),
-                  hex_bytes(machdep::site_nop(), machdep::site_size()).c_str(),
+                  expected_encodings().c_str(),
                   hex_bytes(reinterpret_cast<const unsigned char *>(r->site),
-                            machdep::site_size())
+                            longest)
                       .c_str());
+  }
 
   if (install_handler(err) != 0)
     return -1;
@@ -507,20 +546,21 @@ int enable_impl(const char *pattern, xsdt_probe_handler handler, void *user,
   for (; patched < fresh.size(); ++patched) {
     const SiteRecord *r = fresh[patched];
     int e = 0;
-    if (!holds_nop(r->site)) { // re-check right before the write
+    if (!holds_nop(*r)) { // re-check right before the write
       result =
           fail(err, XSDT_ERR_UNEXPECTED_BYTES, "probe %s at %#lx: found %s",
                probe_name(*r).c_str(), static_cast<unsigned long>(r->site),
                hex_bytes(reinterpret_cast<const unsigned char *>(r->site),
-                         machdep::site_size())
+                         r->encoding->size)
                    .c_str());
       break;
     }
-    if (!write_head(r->site, r->prot, machdep::trap_bytes(), &e) || e != 0) {
+    if (!write_head(r->site, r->prot, *r->encoding, r->encoding->trap, &e) ||
+        e != 0) {
       result = fail(err, XSDT_ERR_PROTECT, "probe %s at %#lx: mprotect: %s",
                     probe_name(*r).c_str(), static_cast<unsigned long>(r->site),
                     std::strerror(e));
-      if (holds_trap(r->site))
+      if (holds_trap(*r))
         ++patched; // written, but the protection could not be restored
       break;
     }
@@ -529,7 +569,8 @@ int enable_impl(const char *pattern, xsdt_probe_handler handler, void *user,
     // All or nothing: put every NOP back, then drop the entries.
     for (std::size_t i = 0; i < patched; ++i) {
       int e = 0;
-      write_head(fresh[i]->site, fresh[i]->prot, machdep::site_nop(), &e);
+      write_head(fresh[i]->site, fresh[i]->prot, *fresh[i]->encoding,
+                 fresh[i]->encoding->nop, &e);
     }
     g_enabled.store(before, std::memory_order_release);
     return result;
@@ -555,22 +596,23 @@ int disable_impl(const char *pattern, xsdt_error *err) {
     return fail(err, XSDT_ERR_NOT_ENABLED, "no enabled probe matches '%s'",
                 pattern);
   for (const SiteRecord *r : going)
-    if (!holds_trap(r->site))
+    if (!holds_trap(*r))
       return fail(err, XSDT_ERR_UNEXPECTED_BYTES,
                   "probe %s at %#lx: expected the trap, found %s",
                   probe_name(*r).c_str(), static_cast<unsigned long>(r->site),
                   hex_bytes(reinterpret_cast<const unsigned char *>(r->site),
-                            machdep::site_size())
+                            r->encoding->size)
                       .c_str());
   std::size_t restored = 0;
   for (; restored < going.size(); ++restored) {
     int e = 0;
     const SiteRecord *r = going[restored];
-    if (!write_head(r->site, r->prot, machdep::site_nop(), &e)) {
+    if (!write_head(r->site, r->prot, *r->encoding, r->encoding->nop, &e)) {
       // Keep the state consistent: re-arm what was already restored.
       for (std::size_t i = 0; i < restored; ++i) {
         int e2 = 0;
-        write_head(going[i]->site, going[i]->prot, machdep::trap_bytes(), &e2);
+        write_head(going[i]->site, going[i]->prot, *going[i]->encoding,
+                   going[i]->encoding->trap, &e2);
       }
       return fail(err, XSDT_ERR_PROTECT, "probe %s at %#lx: mprotect: %s",
                   probe_name(*r).c_str(), static_cast<unsigned long>(r->site),
