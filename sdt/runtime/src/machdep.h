@@ -47,6 +47,29 @@ void fill_registers(const void *ucontext, RegisterFile *regs);
 // fetch on every CPU.
 void flush_icache(void *addr, std::size_t n);
 
+// ---- Jump sites (SDT(9)); encodings in arches/<arch>/runtime/jump.h ------
+
+// Size, alignment and NOP of an SDT site (the first SiteEncoding's NOP).
+std::size_t jump_site_size();
+std::size_t jump_site_align();
+const unsigned char *jump_site_nop();
+
+// The jump from site to target (jump_site_size() bytes); false when the
+// target is out of the jump's reach.
+bool encode_jump(std::uintptr_t site, std::uintptr_t target,
+                 unsigned char *out);
+bool decode_jump(std::uintptr_t site, const unsigned char *in,
+                 std::uintptr_t *target);
+
+// Whether replacing the NOP by the jump takes more than one atomic store
+// (x86: 5 bytes), so that the int3-first protocol is needed.
+bool jump_needs_trap_first();
+
+// Makes every thread of the process execute a serializing instruction
+// before returning (the cross-modifying-code steps of the x86 protocol).
+// Returns false when the kernel offers no way to do it.
+bool serialize_all_threads();
+
 } // namespace xsdt::rt::machdep
 
 #endif // XSDT_RUNTIME_MACHDEP_H

@@ -685,6 +685,16 @@ const char *xsdt_status_name(xsdt_status code) {
     return "XSDT_ERR_SIGNAL";
   case XSDT_ERR_INTERNAL:
     return "XSDT_ERR_INTERNAL";
+  case XSDT_ERR_MODE_CONFLICT:
+    return "XSDT_ERR_MODE_CONFLICT";
+  case XSDT_ERR_BAD_MODE:
+    return "XSDT_ERR_BAD_MODE";
+  case XSDT_ERR_BAD_OPTION:
+    return "XSDT_ERR_BAD_OPTION";
+  case XSDT_ERR_BAD_STATE:
+    return "XSDT_ERR_BAD_STATE";
+  case XSDT_ERR_VERSION:
+    return "XSDT_ERR_VERSION";
   }
   return "XSDT_ERR_UNKNOWN";
 }

@@ -35,7 +35,12 @@ typedef enum xsdt_status {
   XSDT_ERR_NOT_ENABLED = 7,
   XSDT_ERR_PROTECT = 8,       /* mprotect failed (e.g. W^X policy) */
   XSDT_ERR_SIGNAL = 9,        /* installing the SIGTRAP handler failed */
-  XSDT_ERR_INTERNAL = 10
+  XSDT_ERR_INTERNAL = 10,
+  XSDT_ERR_MODE_CONFLICT = 11, /* a site is already enabled the other way */
+  XSDT_ERR_BAD_MODE = 12,      /* e.g. jump mode asked for a USDT probe */
+  XSDT_ERR_BAD_OPTION = 13,    /* unknown consumer option or bad value */
+  XSDT_ERR_BAD_STATE = 14,     /* consumer call out of lifecycle order */
+  XSDT_ERR_VERSION = 15        /* consumer API version mismatch */
 } xsdt_status;
 
 typedef struct xsdt_error {
