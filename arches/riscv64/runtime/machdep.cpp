@@ -1,6 +1,8 @@
 // libxsdt machine-dependent part for RISC-V 64.
 #include "machdep.h"
 
+#include "jump.h"
+
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -62,5 +64,32 @@ void flush_icache(void *addr, std::size_t n) {
 #endif
   __builtin___clear_cache(p, p + n);
 }
+
+
+// ---- Jump sites ------------------------------------------------------------
+
+std::size_t jump_site_size() { return arch_riscv64::kSiteSize; }
+std::size_t jump_site_align() { return arch_riscv64::kSiteAlign; }
+const unsigned char *jump_site_nop() { return arch_riscv64::kSiteNop; }
+
+bool encode_jump(std::uintptr_t site, std::uintptr_t target,
+                 unsigned char *out) {
+  return arch_riscv64::encode_jump(site, target, out);
+}
+
+bool decode_jump(std::uintptr_t site, const unsigned char *in,
+                 std::uintptr_t *target) {
+  std::uint64_t t = 0;
+  if (!arch_riscv64::decode_jump(site, in, &t))
+    return false;
+  *target = static_cast<std::uintptr_t>(t);
+  return true;
+}
+
+// NOP, branch and trap swap with one aligned 32-bit store, which other
+// threads observe whole (concurrent modification is architecturally
+// allowed for these instructions); the icache flush is all that is needed.
+bool jump_needs_trap_first() { return false; }
+bool serialize_all_threads() { return true; }
 
 } // namespace xsdt::rt::machdep

@@ -1,7 +1,12 @@
 // libxsdt machine-dependent part for x86-64.
 #include "machdep.h"
 
+#include "jump.h"
+
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 namespace xsdt::rt::machdep {
 namespace {
@@ -54,5 +59,43 @@ void fill_registers(const void *ucp, RegisterFile *regs) {
 // x86 keeps instruction fetch coherent with stores (self-modifying code is
 // detected by the CPU; QEMU likewise invalidates translations on write).
 void flush_icache(void *, std::size_t) {}
+
+
+// ---- Jump sites ------------------------------------------------------------
+
+std::size_t jump_site_size() { return arch_x86_64::kSiteSize; }
+std::size_t jump_site_align() { return arch_x86_64::kSiteAlign; }
+const unsigned char *jump_site_nop() { return arch_x86_64::kSiteNop; }
+
+bool encode_jump(std::uintptr_t site, std::uintptr_t target,
+                 unsigned char *out) {
+  return arch_x86_64::encode_jump(site, target, out);
+}
+
+bool decode_jump(std::uintptr_t site, const unsigned char *in,
+                 std::uintptr_t *target) {
+  std::uint64_t t = 0;
+  if (!arch_x86_64::decode_jump(site, in, &t))
+    return false;
+  *target = static_cast<std::uintptr_t>(t);
+  return true;
+}
+
+// Five bytes cannot be stored atomically with respect to instruction fetch:
+// a thread could execute half a NOP and half a jump.
+bool jump_needs_trap_first() { return true; }
+
+// The SYNC_CORE membarrier makes every thread of the process execute a
+// core-serializing instruction before it returns (Linux >= 4.16; needs a
+// one-time registration). Without it (older kernels, some emulators) the
+// caller falls back to what it can do.
+bool serialize_all_threads() {
+  static const bool registered =
+      syscall(__NR_membarrier,
+              MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) == 0;
+  return registered &&
+         syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE,
+                 0, 0) == 0;
+}
 
 } // namespace xsdt::rt::machdep
