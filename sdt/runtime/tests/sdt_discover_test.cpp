@@ -1,0 +1,2 @@
+// In progress (issue 4).
+#include <gtest/gtest.h>
