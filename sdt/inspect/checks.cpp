@@ -125,6 +125,24 @@ void check_specs(const ElfImage &image, const ProbeNote &note,
   }
 }
 
+void check_sdt(const SdtScan &sdt, CheckReport &report) {
+  for (const SdtDefinition &def : sdt.definitions) {
+    ++report.sdt_probes;
+    if (!def.valid())
+      report.violations.push_back(def.label() + ": " + def.problem);
+  }
+  for (const SdtSiteRecord &site : sdt.sites) {
+    ++report.sdt_sites;
+    if (site.valid())
+      continue;
+    // Name the probe when the record names a valid one.
+    std::string probe = site.definition == SdtSiteRecord::kNoDefinition
+                            ? ""
+                            : " (" + sdt.definitions[site.definition].id + ")";
+    report.violations.push_back(site.label() + probe + ": " + site.problem);
+  }
+}
+
 } // namespace
 
 std::uint64_t adjusted(const ElfImage &image, const ProbeNote &note,
@@ -136,10 +154,16 @@ std::uint64_t adjusted(const ElfImage &image, const ProbeNote &note,
 }
 
 CheckReport run_checks(const ElfImage &image, const NoteScan &scan,
-                       const CheckGroups &groups) {
+                       const SdtScan *sdt, const CheckGroups &groups) {
   CheckReport report;
-  if (scan.probes.empty())
-    report.violations.push_back("no stapsdt probes");
+  // Checking nothing is a failure: name what the selected groups missed.
+  const bool stapsdt_groups = groups.notes || groups.sites || groups.specs;
+  const bool sdt_found = groups.sdt && sdt && sdt->present;
+  if (stapsdt_groups && scan.probes.empty() && !sdt_found)
+    report.violations.push_back(groups.sdt ? "no stapsdt or SDT probes"
+                                           : "no stapsdt probes");
+  if (!stapsdt_groups && groups.sdt && !sdt_found)
+    report.violations.push_back("no SDT probes");
   if (groups.notes)
     report.violations.insert(report.violations.end(), scan.problems.begin(),
                              scan.problems.end());
@@ -154,6 +178,8 @@ CheckReport run_checks(const ElfImage &image, const NoteScan &scan,
     if (groups.specs)
       check_specs(image, note, report);
   }
+  if (sdt_found)
+    check_sdt(*sdt, report);
   return report;
 }
 

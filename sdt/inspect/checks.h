@@ -4,6 +4,7 @@
 
 #include "elf_image.h"
 #include "notes.h"
+#include "sdt_records.h"
 
 #include <cstddef>
 #include <string>
@@ -15,15 +16,18 @@ struct CheckGroups {
   bool notes = true; // note layout, base, semaphore placement
   bool sites = true; // the patchable NOP at each (adjusted) pc
   bool specs = true; // every arg spec parses and is portable
+  bool sdt = true;   // SDT(9) definition and site records (linked files)
 };
 
 struct CheckReport {
   std::vector<std::string> violations; // without the "FILE: " prefix
   std::size_t probes = 0, sites = 0, args = 0;
+  std::size_t sdt_probes = 0, sdt_sites = 0; // records checked
 };
 
+// `sdt` is the file's SDT scan, or nullptr when groups.sdt is off.
 CheckReport run_checks(const ElfImage &image, const NoteScan &scan,
-                       const CheckGroups &groups);
+                       const SdtScan *sdt, const CheckGroups &groups);
 
 // pc and semaphore as consumers relocate them: shifted by
 // sh_addr(.stapsdt.base) - base when that section exists and base != 0.

@@ -56,6 +56,7 @@ bool fits(std::uint64_t a, std::uint64_t b, std::uint64_t limit) {
 } // namespace
 
 bool Section::allocated() const { return (flags & SHF_ALLOC) != 0; }
+bool Section::writable() const { return (flags & SHF_WRITE) != 0; }
 bool Section::executable() const { return (flags & SHF_EXECINSTR) != 0; }
 bool Section::has_contents() const { return type != SHT_NOBITS; }
 
@@ -127,6 +128,8 @@ void ElfImage::read_sections() {
     s.addr = shdr.sh_addr;
     s.offset = shdr.sh_offset;
     s.size = shdr.sh_size;
+    s.link = shdr.sh_link;
+    s.entsize = shdr.sh_entsize;
     sections_.push_back(std::move(s));
   }
 }

@@ -29,8 +29,11 @@ struct Section {
   std::uint64_t addr = 0;
   std::uint64_t offset = 0;
   std::uint64_t size = 0;
+  std::uint32_t link = 0;    // sh_link: a symbol table's string table
+  std::uint64_t entsize = 0; // sh_entsize
 
   bool allocated() const;
+  bool writable() const;
   bool executable() const;
   bool has_contents() const; // not SHT_NOBITS
   bool contains(std::uint64_t address, std::uint64_t length = 1) const;

@@ -1,5 +1,5 @@
-// xsdt-inspect: list and check the stapsdt probes of an ELF file of any
-// xsdt architecture, and decode argument specs.
+// xsdt-inspect: list and check the stapsdt probes and the SDT(9) probe
+// records of an ELF file of any xsdt architecture, and decode argument specs.
 //
 // Exit codes: 0 success; 1 violations found (check) or a spec that does not
 // parse (parse-arg); 2 usage errors and unreadable input.
@@ -8,6 +8,7 @@
 #include "elf_image.h"
 #include "json.h"
 #include "notes.h"
+#include "sdt_records.h"
 
 #include <elf.h>
 
@@ -25,7 +26,7 @@ constexpr int kOk = 0, kFound = 1, kBadInput = 2;
 
 constexpr const char *kUsage =
     "usage: xsdt-inspect list FILE [--json]\n"
-    "       xsdt-inspect check FILE [--only=notes,sites,specs]\n"
+    "       xsdt-inspect check FILE [--only=notes,sites,specs,sdt]\n"
     "       xsdt-inspect parse-arg --arch ARCH 'SPEC...'\n"
     "ARCH: x86_64 (x86-64), i386, aarch64, riscv64\n"
     "exit: 0 ok, 1 violations or a bad spec, 2 usage or unreadable input\n";
@@ -76,7 +77,7 @@ Options parse_options(int argc, char **argv) {
 }
 
 CheckGroups parse_groups(const std::string &list) {
-  CheckGroups groups{false, false, false};
+  CheckGroups groups{false, false, false, false};
   std::size_t start = 0;
   while (start <= list.size()) {
     std::size_t comma = list.find(',', start);
@@ -87,9 +88,11 @@ CheckGroups parse_groups(const std::string &list) {
       groups.sites = true;
     else if (name == "specs")
       groups.specs = true;
+    else if (name == "sdt")
+      groups.sdt = true;
     else
       throw UsageError{"unknown check group '" + name +
-                       "' (notes, sites, specs)"};
+                       "' (notes, sites, specs, sdt)"};
     if (comma == std::string::npos)
       break;
     start = comma + 1;
@@ -108,27 +111,133 @@ void reject(const Options &o, bool json, bool only, bool arch) {
     throw UsageError{"option not valid for this command"};
 }
 
-// Reads the file and its notes; InputErrors name the file.
-std::pair<ElfImage, NoteScan> load(const std::string &path,
-                                   bool allow_relocatable) {
+struct Loaded {
+  ElfImage image;
+  NoteScan notes;
+  // The SDT records, when asked for and the file is linked: in a
+  // relocatable object their self-relative fields are still relocations.
+  std::optional<SdtScan> sdt;
+};
+
+bool has_sdt_sections(const ElfImage &image) {
+  return image.find(kSdtProbesSection) || image.find(kSdtSitesSection);
+}
+
+// Reads the file, its notes and (with want_sdt) its SDT records;
+// InputErrors name the file.
+Loaded load(const std::string &path, bool allow_relocatable, bool want_sdt) {
   try {
     ElfImage image = ElfImage::load(path);
     if (image.elf_type() == ET_REL && !allow_relocatable)
       throw InputError("relocatable object: probe addresses are not final; "
                        "check the linked file, or use --only=specs");
-    NoteScan scan = scan_notes(image);
-    return {std::move(image), std::move(scan)};
+    NoteScan notes = scan_notes(image);
+    std::optional<SdtScan> sdt;
+    if (want_sdt && image.elf_type() != ET_REL)
+      sdt = scan_sdt(image, basename_of(path));
+    return {std::move(image), std::move(notes), std::move(sdt)};
   } catch (const InputError &e) {
     throw InputError(path + ": " + e.what());
   }
 }
 
+std::size_t valid_definitions(const SdtScan &sdt) {
+  std::size_t n = 0;
+  for (const SdtDefinition &def : sdt.definitions)
+    n += def.valid();
+  return n;
+}
+
+// What list shows only as warnings: definitions that are invalid and
+// site records that name no valid definition (the others are listed with
+// their probe).
+void warn_sdt(const std::string &path, const SdtScan &sdt) {
+  for (const SdtDefinition &def : sdt.definitions)
+    if (!def.valid())
+      std::cerr << "xsdt-inspect: " << path << ": warning: " << def.label()
+                << ": " << def.problem << "\n";
+  for (const SdtSiteRecord &site : sdt.sites)
+    if (site.definition == SdtSiteRecord::kNoDefinition)
+      std::cerr << "xsdt-inspect: " << path << ": warning: " << site.label()
+                << ": " << site.problem << "\n";
+}
+
+void list_sdt_text(const SdtScan &sdt) {
+  for (const SdtDefinition &def : sdt.definitions) {
+    if (!def.valid())
+      continue;
+    std::cout << "sdt " << def.id << " probe " << hex(def.probe) << " argc "
+              << def.argc << (def.typed() ? "" : " untyped")
+              << (def.translated() ? " translated" : "") << "\n";
+    for (unsigned i = 0; i < def.argc; ++i) {
+      std::cout << "  arg" << i << " " << json_quote(def.native_types[i]);
+      if (def.translated())
+        std::cout << " -> " << json_quote(def.translated_types[i]);
+      std::cout << "\n";
+    }
+    for (const SdtSiteRecord &site : sdt.sites) {
+      if (site.definition != def.index)
+        continue;
+      std::cout << "  site " << hex(site.site) << " target " << hex(site.target)
+                << " function "
+                << (site.function.empty() ? "(none)" : site.function);
+      if (!site.valid())
+        std::cout << " [invalid: " << site.problem << "]";
+      std::cout << "\n";
+    }
+  }
+}
+
+std::vector<std::string> sdt_json_items(const SdtScan &sdt) {
+  std::vector<std::string> items;
+  for (const SdtDefinition &def : sdt.definitions) {
+    if (!def.valid())
+      continue;
+    std::vector<std::string> args, sites;
+    for (unsigned i = 0; i < def.argc; ++i)
+      args.push_back(JsonObject()
+                         .add_string("native", def.native_types[i])
+                         .add_string("translated", def.translated_types[i])
+                         .str());
+    for (const SdtSiteRecord &site : sdt.sites) {
+      if (site.definition != def.index)
+        continue;
+      JsonObject obj;
+      obj.add_string("site", hex(site.site))
+          .add_string("target", hex(site.target))
+          .add_string("function", site.function)
+          .add_bool("valid", site.valid());
+      if (!site.valid())
+        obj.add_string("problem", site.problem);
+      sites.push_back(obj.str());
+    }
+    items.push_back(JsonObject()
+                        .add_string("kind", "sdt")
+                        .add_string("id", def.id)
+                        .add_string("provider", def.provider)
+                        .add_string("module", def.module)
+                        .add_string("function", def.function)
+                        .add_string("name", def.name)
+                        .add_string("probe", hex(def.probe))
+                        .add_int("argc", def.argc)
+                        .add_bool("typed", def.typed())
+                        .add_bool("translated", def.translated())
+                        .add_raw("arguments", json_inline_array(args))
+                        .add_raw("sites", json_inline_array(sites))
+                        .str());
+  }
+  return items;
+}
+
 void list_text(const std::string &path, const ElfImage &image,
-               const NoteScan &scan) {
+               const NoteScan &scan, const std::optional<SdtScan> &sdt) {
   Arch arch = image.arch();
   std::cout << path << ": " << arch_name(arch) << " ELF"
             << (image.is_64() ? "64" : "32") << ", " << scan.probes.size()
-            << " stapsdt probes\n";
+            << " stapsdt probes";
+  if (sdt)
+    std::cout << ", " << valid_definitions(*sdt) << " SDT probes";
+  std::cout << "\n";
   for (const ProbeNote &note : scan.probes) {
     std::cout << note.provider << ":" << note.name << " @" << hex(note.pc)
               << " base " << hex(note.base) << " semaphore "
@@ -147,9 +256,12 @@ void list_text(const std::string &path, const ElfImage &image,
                 << "\n";
     }
   }
+  if (sdt)
+    list_sdt_text(*sdt);
 }
 
-void list_json(const ElfImage &image, const NoteScan &scan) {
+void list_json(const ElfImage &image, const NoteScan &scan,
+               const std::optional<SdtScan> &sdt) {
   Arch arch = image.arch();
   std::vector<std::string> items;
   for (const ProbeNote &note : scan.probes) {
@@ -164,6 +276,7 @@ void list_json(const ElfImage &image, const NoteScan &scan) {
                          : arg_error_json(text, loc.error()));
     }
     items.push_back(JsonObject()
+                        .add_string("kind", "stapsdt")
                         .add_string("provider", note.provider)
                         .add_string("name", note.name)
                         .add_string("pc", hex(note.pc))
@@ -173,19 +286,28 @@ void list_json(const ElfImage &image, const NoteScan &scan) {
                         .add_raw("arguments", json_inline_array(args))
                         .str());
   }
+  if (sdt)
+    for (std::string &item : sdt_json_items(*sdt))
+      items.push_back(std::move(item));
   std::cout << json_array(items) << "\n";
 }
 
 int cmd_list(const Options &o) {
   reject(o, true, false, false);
   const std::string &path = one_file(o);
-  auto [image, scan] = load(path, true);
+  auto [image, scan, sdt] = load(path, true, true);
   for (const std::string &problem : scan.problems)
     std::cerr << "xsdt-inspect: " << path << ": warning: " << problem << "\n";
+  if (sdt)
+    warn_sdt(path, *sdt);
+  else if (has_sdt_sections(image))
+    std::cerr << "xsdt-inspect: " << path
+              << ": warning: relocatable object: its SDT records are "
+                 "resolved by the link; list the linked file\n";
   if (o.json)
-    list_json(image, scan);
+    list_json(image, scan, sdt);
   else
-    list_text(path, image, scan);
+    list_text(path, image, scan, sdt);
   return kOk;
 }
 
@@ -193,10 +315,11 @@ int cmd_check(const Options &o) {
   reject(o, false, true, false);
   const std::string &path = one_file(o);
   CheckGroups groups = o.only ? parse_groups(*o.only) : CheckGroups{};
-  auto [image, scan] = load(path, !groups.notes && !groups.sites);
+  auto [image, scan, sdt] =
+      load(path, !groups.notes && !groups.sites && !groups.sdt, groups.sdt);
   CheckReport report;
   try {
-    report = run_checks(image, scan, groups);
+    report = run_checks(image, scan, sdt ? &*sdt : nullptr, groups);
   } catch (const InputError &e) {
     throw InputError(path + ": " + e.what());
   }
@@ -204,8 +327,13 @@ int cmd_check(const Options &o) {
     std::cout << path << ": " << v << "\n";
   if (!report.violations.empty())
     return kFound;
-  std::cout << "xsdt-inspect: ok: " << report.probes << " probes, "
-            << report.sites << " sites, " << report.args << " args checked\n";
+  // One line per kind of probe checked.
+  if (groups.notes || groups.sites || groups.specs)
+    std::cout << "xsdt-inspect: ok: " << report.probes << " probes, "
+              << report.sites << " sites, " << report.args << " args checked\n";
+  if (sdt && sdt->present)
+    std::cout << "xsdt-inspect: ok: " << report.sdt_probes << " SDT probes, "
+              << report.sdt_sites << " SDT sites checked\n";
   return kOk;
 }
 

@@ -4,84 +4,15 @@
 // binaries), read its section headers and notes from the file on disk with
 // plain reads (no libelf on the targets), and relocate the link-time
 // addresses with the object's load bias.
+#include "elf_file.h"
 #include "internal.h"
 
 #include "xsdt/argspec.h"
-
-#include <elf.h>
-#include <fcntl.h>
-#include <link.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <cstring>
 
 namespace xsdt::rt {
 namespace {
-
-struct Segment {
-  std::uintptr_t start = 0, end = 0; // run-time addresses
-  int prot = 0;
-};
-
-struct LoadedObject {
-  std::string name; // dlpi_name as the loader reports it
-  std::uintptr_t bias = 0;
-  std::vector<Segment> exec_segments;
-};
-
-int to_prot(ElfW(Word) flags) {
-  return ((flags & PF_R) ? PROT_READ : 0) | ((flags & PF_W) ? PROT_WRITE : 0) |
-         ((flags & PF_X) ? PROT_EXEC : 0);
-}
-
-int collect(dl_phdr_info *info, std::size_t, void *data) {
-  auto *objects = static_cast<std::vector<LoadedObject> *>(data);
-  LoadedObject obj;
-  obj.name = info->dlpi_name ? info->dlpi_name : "";
-  obj.bias = info->dlpi_addr;
-  for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr) &ph = info->dlpi_phdr[i];
-    if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
-      obj.exec_segments.push_back(Segment{
-          info->dlpi_addr + ph.p_vaddr,
-          info->dlpi_addr + ph.p_vaddr + ph.p_memsz, to_prot(ph.p_flags)});
-  }
-  objects->push_back(std::move(obj));
-  return 0;
-}
-
-class File {
-public:
-  explicit File(const char *path) : fd_(::open(path, O_RDONLY | O_CLOEXEC)) {}
-  ~File() {
-    if (fd_ >= 0)
-      ::close(fd_);
-  }
-  File(const File &) = delete;
-  File &operator=(const File &) = delete;
-  bool ok() const { return fd_ >= 0; }
-  bool read_at(std::uint64_t offset, void *dst, std::size_t n) const {
-    auto *p = static_cast<char *>(dst);
-    while (n > 0) {
-      ssize_t got = ::pread(fd_, p, n, static_cast<off_t>(offset));
-      if (got <= 0)
-        return false;
-      p += got;
-      n -= static_cast<std::size_t>(got);
-      offset += static_cast<std::uint64_t>(got);
-    }
-    return true;
-  }
-
-private:
-  int fd_;
-};
-
-// Sections are bounded to keep a corrupt file from asking for gigabytes
-// (e_shnum is 16 bits; the SHN_XINDEX extension for more sections is not
-// supported: such a file is skipped).
-constexpr std::size_t kMaxNoteBytes = 64 << 20;
 
 std::string_view c_string(const char *p, const char *end) {
   const void *nul = std::memchr(p, 0, static_cast<std::size_t>(end - p));
@@ -93,34 +24,15 @@ std::string_view c_string(const char *p, const char *end) {
 std::size_t align4(std::size_t n) { return (n + 3) & ~std::size_t{3}; }
 
 void read_object(const LoadedObject &obj, std::vector<ProbeSite> &out) {
-  // The vdso has no file; a name that cannot be opened is skipped.
-  const char *path = obj.name.empty() ? "/proc/self/exe" : obj.name.c_str();
-  File file(path);
+  // The vdso has no file; a name that cannot be opened is skipped, and so
+  // is a file without section headers: there is nowhere to find the notes.
+  ElfFile file(obj.file_path());
   if (!file.ok())
     return;
-  ElfW(Ehdr) eh;
-  if (!file.read_at(0, &eh, sizeof eh) ||
-      std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-      eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32))
-    return;
-  // Without section headers there is nowhere to find the notes.
-  if (eh.e_shoff == 0 || eh.e_shnum == 0 ||
-      eh.e_shentsize != sizeof(ElfW(Shdr)) || eh.e_shstrndx >= eh.e_shnum)
-    return;
-  std::vector<ElfW(Shdr)> shdrs(eh.e_shnum);
-  if (!file.read_at(eh.e_shoff, shdrs.data(), shdrs.size() * sizeof shdrs[0]))
-    return;
-  const ElfW(Shdr) &strtab = shdrs[eh.e_shstrndx];
-  if (strtab.sh_size > kMaxNoteBytes)
-    return;
-  std::vector<char> names(strtab.sh_size + 1, '\0');
-  if (!file.read_at(strtab.sh_offset, names.data(), strtab.sh_size))
-    return;
-  auto section_name = [&](const ElfW(Shdr) & sh) -> std::string_view {
-    if (sh.sh_name >= strtab.sh_size)
-      return {};
-    return names.data() + sh.sh_name;
+  auto section_name = [&](const ElfW(Shdr) & sh) {
+    return file.section_name(sh);
   };
+  const std::vector<ElfW(Shdr)> &shdrs = file.sections();
 
   // The libbpf rule: notes hold link-time addresses relative to the
   // .stapsdt.base they were assembled against; if the file was prelinked
@@ -137,10 +49,8 @@ void read_object(const LoadedObject &obj, std::vector<ProbeSite> &out) {
   for (const ElfW(Shdr) & sh : shdrs) {
     if (sh.sh_type != SHT_NOTE || section_name(sh) != ".note.stapsdt")
       continue;
-    if (sh.sh_size > kMaxNoteBytes)
-      continue;
-    std::vector<char> data(sh.sh_size);
-    if (!file.read_at(sh.sh_offset, data.data(), data.size()))
+    std::vector<char> data;
+    if (!file.read_section(sh, data))
       continue;
     std::size_t off = 0;
     while (off + sizeof(ElfW(Nhdr)) <= data.size()) {
@@ -190,14 +100,10 @@ void read_object(const LoadedObject &obj, std::vector<ProbeSite> &out) {
       // Trust the note only if the site is inside executable code of this
       // very object: a stale file on disk would otherwise aim the patch at
       // arbitrary bytes.
-      bool in_code = false;
-      for (const Segment &seg : obj.exec_segments)
-        if (site.pc >= seg.start && site.pc < seg.end) {
-          in_code = true;
-          site.prot = seg.prot;
-        }
-      if (!in_code)
+      const LoadSegment *code = obj.segment_with(site.pc, 1, PROT_EXEC);
+      if (!code)
         continue;
+      site.prot = code->prot;
       site.provider = provider;
       site.name = name;
       site.args = args;
@@ -212,10 +118,8 @@ void read_object(const LoadedObject &obj, std::vector<ProbeSite> &out) {
 } // namespace
 
 std::vector<ProbeSite> discover_probes() {
-  std::vector<LoadedObject> objects;
-  dl_iterate_phdr(collect, &objects);
   std::vector<ProbeSite> sites;
-  for (const LoadedObject &obj : objects)
+  for (const LoadedObject &obj : loaded_objects())
     read_object(obj, sites);
   return sites;
 }

@@ -5,6 +5,8 @@
 #include "xsdt/runtime.h"
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -58,7 +60,11 @@ struct SdtDiscovery {
   // One message per record that failed validation: "<object>: site record
   // #<i> at <addr>: <reason>" (misaligned site, jump out of reach, bytes
   // that are not the expected NOP, an address outside the object's
-  // executable segments, a probe reference that is no definition).
+  // executable segments, a probe reference that is no definition), or
+  // "<object>: definition record #<i> at <addr>: <reason>" (version, argc,
+  // flags, strings, a probe object outside writable data; a size field
+  // that breaks the framing also ends the walk of that section). <i>
+  // counts from 0 in the object, <addr> is the record's run-time address.
   std::vector<std::string> invalid;
 };
 
@@ -69,6 +75,40 @@ struct SdtDiscovery {
 // (it knows their state) and true otherwise. Allocates; never in signal
 // context.
 SdtDiscovery discover_sdt(bool check_bytes);
+
+// ---- The per-object part of discover_sdt, on its own so that tests can
+// feed it forged records in ordinary buffers ----
+
+// A run-time address range of the object and its PROT_* (a PT_LOAD segment;
+// the PT_GNU_RELRO part of a writable one without PROT_WRITE).
+struct SdtSegment {
+  std::uintptr_t start = 0, end = 0;
+  int prot = 0;
+};
+
+// The function symbol holding an address ("" and 0 when none).
+struct SdtFunction {
+  std::string name;
+  std::uintptr_t start = 0; // run-time; tells two local symbols apart
+};
+
+struct SdtObjectImage {
+  std::string object; // dlpi_name ("" for the main program)
+  std::string label;  // the object's file, for the messages in `invalid`
+  std::string module; // the default module: the file's basename
+  // The contents of the xsdt_sdt_probes / xsdt_sdt_sites sections in
+  // memory (readable for their whole size).
+  std::vector<std::span<const unsigned char>> probe_sections, site_sections;
+  std::vector<SdtSegment> segments;
+  // The function symbol holding each address; may be empty (no symbols).
+  std::function<std::vector<SdtFunction>(const std::vector<std::uintptr_t> &)>
+      functions_at;
+};
+
+// Appends the object's valid definitions and sites to `out` (SdtSite::def
+// indexes out.probes) and one message per invalid record to out.invalid.
+void discover_sdt_object(const SdtObjectImage &image, bool check_bytes,
+                         SdtDiscovery &out);
 
 } // namespace xsdt::rt
 
