@@ -1,16 +1,19 @@
-// libxsdt: the C API (trap mode). See docs/runtime.md.
+// libxsdt: the C API (trap mode), the SIGTRAP handler and the code patcher
+// shared with the SDT part (patch.h). See docs/runtime.md.
 //
-// Concurrency model. Enable, disable and list serialise on one mutex. The
-// SIGTRAP handler never locks or allocates: it reads an immutable, sorted
-// table of enabled sites through an atomic pointer. A new table is
-// published before any trap is written (so every trap finds its entry) and
-// after traps are removed (so an entry outlives its trap). Old tables and
-// site records are never freed, because a handler on another thread may
-// still be reading them; that leak is bounded by the enable/disable calls.
+// Concurrency model. Enable, disable and list of both parts serialise on
+// one mutex (api_lock()). The SIGTRAP handler never locks or allocates: it
+// reads an immutable, sorted table of enabled sites through an atomic
+// pointer. A new table is published before any trap is written (so every
+// trap finds its entry) and after traps are removed (so an entry outlives
+// its trap). Old tables and site records are never freed, because a
+// handler on another thread may still be reading them; that leak is bounded
+// by the enable/disable calls.
 #include "xsdt/runtime.h"
 
 #include "internal.h"
 #include "machdep.h"
+#include "patch.h"
 #include "xsdt/argeval.h"
 #include "xsdt/argspec.h"
 
@@ -62,11 +65,12 @@ std::atomic<const Table *> g_enabled{&kEmpty};
 // concurrent disable removed it is recognised here and re-executed.
 std::atomic<const Table *> g_history{&kEmpty};
 
-std::mutex g_lock;
-std::vector<SiteRecord *> g_active; // under g_lock: the enabled sites
+std::vector<SiteRecord *> g_active; // under api_lock(): the enabled sites
 
 struct sigaction g_previous;
 std::atomic<bool> g_installed{false};
+// The SDT part's trap lookup (patch.h), null until it first enables.
+std::atomic<SdtTrapHook> g_sdt_trap_hook{nullptr};
 // 0: read memory with process_vm_readv; 1: through a pipe (QEMU user mode
 // has no process_vm_readv; a write() from a bad address fails with EFAULT
 // instead of faulting, natively and under QEMU).
@@ -92,16 +96,6 @@ void clear(xsdt_error *err) {
     err->code = XSDT_OK;
     err->message[0] = '\0';
   }
-}
-
-std::string hex_bytes(const unsigned char *p, std::size_t n) {
-  std::string s;
-  char buf[4];
-  for (std::size_t i = 0; i < n; ++i) {
-    std::snprintf(buf, sizeof buf, i ? " %02x" : "%02x", p[i]);
-    s += buf;
-  }
-  return s;
 }
 
 // ---- Patterns ----------------------------------------------------------
@@ -277,6 +271,10 @@ void on_sigtrap(int sig, siginfo_t *si, void *uc) {
           find(g_enabled.load(std::memory_order_acquire), site)) {
     dispatch(r, uc);
     machdep::set_context_pc(uc, site + r->encoding->size);
+  } else if (SdtTrapHook hook = g_sdt_trap_hook.load(std::memory_order_acquire);
+             std::uintptr_t resume = hook ? hook(site) : 0) {
+    // An SDT site: trap mode, or a jump being written (see sdt_runtime.cpp).
+    machdep::set_context_pc(uc, resume);
   } else if (contains(g_history.load(std::memory_order_acquire), site)) {
     // Our trap, removed by a disable between the hit and this lookup:
     // execute whatever the site holds now (the NOP, or a trap that a new
@@ -290,7 +288,9 @@ void on_sigtrap(int sig, siginfo_t *si, void *uc) {
   errno = saved_errno;
 }
 
-int install_handler(xsdt_error *err) {
+} // namespace
+
+int install_sigtrap_handler(xsdt_error *err) {
   if (g_installed.load())
     return 0;
   choose_read_mode();
@@ -306,45 +306,377 @@ int install_handler(xsdt_error *err) {
   return 0;
 }
 
-// ---- Code patching -------------------------------------------------------
+void set_sdt_trap_hook(SdtTrapHook hook) {
+  g_sdt_trap_hook.store(hook, std::memory_order_release);
+}
 
-// Writes the trap-sized head of a site through the executable mapping
-// itself (a second, writable alias mapping leaves QEMU executing stale
-// translations). One aligned store of 1 or 4 bytes, so a thread running
-// through the site sees the old or the new instruction, never a mix.
-bool write_head(std::uintptr_t site, int prot,
-                const machdep::SiteEncoding &encoding,
-                const unsigned char *bytes, int *saved_errno) {
-  std::size_t n = encoding.trap_size;
-  std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  std::uintptr_t start = site & ~(page - 1);
-  std::uintptr_t end = (site + encoding.size + page - 1) & ~(page - 1);
-  void *addr = reinterpret_cast<void *>(start);
-  if (mprotect(addr, end - start, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) {
-    *saved_errno = errno;
-    return false;
+std::mutex &api_lock() {
+  static std::mutex lock;
+  return lock;
+}
+
+std::string hex_bytes(const unsigned char *p, std::size_t n) {
+  std::string s;
+  char buf[4];
+  for (std::size_t i = 0; i < n; ++i) {
+    std::snprintf(buf, sizeof buf, i ? " %02x" : "%02x", p[i]);
+    s += buf;
   }
-  auto *p = reinterpret_cast<unsigned char *>(site);
-  if (n == 4 && site % 4 == 0) {
-    std::uint32_t word;
-    std::memcpy(&word, bytes, 4);
-    __atomic_store_n(reinterpret_cast<std::uint32_t *>(p), word,
+  return s;
+}
+
+// ---- The code patcher (patch.h) ------------------------------------------
+//
+// Code is written through its own executable mapping (mprotect to RWX,
+// store, mprotect back to the segment's protection): a second, writable
+// alias mapping leaves QEMU executing stale translations.
+
+namespace {
+
+struct PatchCounters {
+  std::atomic<std::uint64_t> sites_written{0};
+  std::atomic<std::uint64_t> mprotect_calls{0};
+  std::atomic<std::uint64_t> icache_flushes{0};
+  std::atomic<std::uint64_t> serializations{0};
+};
+PatchCounters g_patch_counters;
+
+void count(std::atomic<std::uint64_t> &counter) {
+  counter.fetch_add(1, std::memory_order_relaxed);
+}
+
+std::uintptr_t page_size() {
+  static const auto size = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+// Adjacent pages of one protection, made writable and restored together.
+struct PageRun {
+  std::uintptr_t start = 0, end = 0;
+  int prot = 0;
+  std::size_t first = 0, last = 0; // writes [first, last) of the batch
+};
+
+std::vector<PageRun> page_runs(const std::vector<CodeWrite> &writes) {
+  const std::uintptr_t page = page_size();
+  std::vector<PageRun> runs;
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    const CodeWrite &w = writes[i];
+    std::uintptr_t start = w.addr & ~(page - 1);
+    std::uintptr_t end = (w.addr + w.size + page - 1) & ~(page - 1);
+    int prot = w.prot ? w.prot : PROT_READ | PROT_EXEC;
+    if (!runs.empty() && runs.back().prot == prot && start <= runs.back().end) {
+      runs.back().end = std::max(runs.back().end, end);
+      runs.back().last = i + 1;
+    } else {
+      runs.push_back(PageRun{start, end, prot, i, i + 1});
+    }
+  }
+  return runs;
+}
+
+// Gives every run RWX (writable) or its own protection back. On failure
+// names the run's first write and the errno; a failed RWX request undoes
+// the runs already opened, so nothing stays writable.
+bool protect_runs(const std::vector<PageRun> &runs,
+                  const std::vector<CodeWrite> &writes, bool writable,
+                  PatchFailure *failure) {
+  bool ok = true;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const PageRun &r = runs[i];
+    int prot = writable ? PROT_READ | PROT_WRITE | PROT_EXEC : r.prot;
+    count(g_patch_counters.mprotect_calls);
+    if (mprotect(reinterpret_cast<void *>(r.start), r.end - r.start, prot) == 0)
+      continue;
+    int e = errno;
+    if (ok) {
+      char text[160];
+      std::snprintf(text, sizeof text, "mprotect(%#lx, %lu, %s): %s",
+                    static_cast<unsigned long>(r.start),
+                    static_cast<unsigned long>(r.end - r.start),
+                    writable ? "rwx" : "restore", std::strerror(e));
+      *failure = PatchFailure{XSDT_ERR_PROTECT, writes[r.first].tag, text};
+    }
+    ok = false;
+    if (writable) {
+      for (std::size_t j = 0; j < i; ++j) {
+        count(g_patch_counters.mprotect_calls);
+        mprotect(reinterpret_cast<void *>(runs[j].start),
+                 runs[j].end - runs[j].start, runs[j].prot);
+      }
+      return false;
+    }
+  }
+  return ok;
+}
+
+void flush_runs(const std::vector<PageRun> &runs,
+                const std::vector<CodeWrite> &writes) {
+  for (const PageRun &r : runs) {
+    std::uintptr_t begin = writes[r.first].addr;
+    std::uintptr_t end = writes[r.last - 1].addr + writes[r.last - 1].size;
+    count(g_patch_counters.icache_flushes);
+    machdep::flush_icache(reinterpret_cast<void *>(begin), end - begin);
+  }
+}
+
+// How far a site's rewrite has got. Only the trap-first protocol uses the
+// middle stages: trap over the head with the old tail, then with the new.
+enum class Stage : unsigned char { kOld, kHead, kTail, kNew };
+
+// The trap written over a site's head during the trap-first protocol.
+const machdep::SiteEncoding &trap_encoding() {
+  const machdep::SiteEncoding *encodings;
+  machdep::site_encodings(&encodings);
+  return encodings[0];
+}
+
+// The bytes a write's site holds at a stage.
+void bytes_at(const CodeWrite &w, Stage stage, unsigned char *out) {
+  const machdep::SiteEncoding &trap = trap_encoding();
+  switch (stage) {
+  case Stage::kOld:
+    std::memcpy(out, w.from, w.size);
+    return;
+  case Stage::kNew:
+    std::memcpy(out, w.to, w.size);
+    return;
+  case Stage::kHead:
+  case Stage::kTail:
+    std::memcpy(out, stage == Stage::kHead ? w.from : w.to, w.size);
+    std::memcpy(out, trap.trap, trap.trap_size);
+    return;
+  }
+}
+
+// The smallest naturally aligned word of 1, 2 or 4 bytes that holds
+// [begin, end), or 0. Wider atomic stores would need libatomic on i386.
+std::size_t atomic_word(std::uintptr_t begin, std::uintptr_t end) {
+  for (std::size_t size : {1u, 2u, 4u})
+    if (begin / size == (end - 1) / size)
+      return size;
+  return 0;
+}
+
+// Stores the site bytes [lo, hi) of `bytes` with one atomic store of the
+// aligned word of `word_size` bytes holding them, so that a thread running
+// through the site fetches the old or the new instruction, never a mix.
+// The word's other bytes are stored as they are: only this thread writes
+// code (under api_lock()).
+void store_word(std::uintptr_t site, const unsigned char *bytes, std::size_t lo,
+                std::size_t hi, std::size_t word_size) {
+  const std::uintptr_t word = (site + lo) & ~(word_size - 1);
+  unsigned char merged[4];
+  std::memcpy(merged, reinterpret_cast<const void *>(word), word_size);
+  for (std::uintptr_t a = site + lo; a < site + hi; ++a)
+    merged[a - word] = bytes[a - site];
+  if (word_size == 1) {
+    __atomic_store_n(reinterpret_cast<unsigned char *>(word), merged[0],
                      __ATOMIC_RELEASE);
-  } else if (n == 2 && site % 2 == 0) {
-    std::uint16_t half;
-    std::memcpy(&half, bytes, 2);
-    __atomic_store_n(reinterpret_cast<std::uint16_t *>(p), half,
+  } else if (word_size == 2) {
+    std::uint16_t v;
+    std::memcpy(&v, merged, 2);
+    __atomic_store_n(reinterpret_cast<std::uint16_t *>(word), v,
                      __ATOMIC_RELEASE);
   } else {
-    for (std::size_t i = 0; i < n; ++i)
-      __atomic_store_n(p + i, bytes[i], __ATOMIC_RELEASE);
+    std::uint32_t v;
+    std::memcpy(&v, merged, 4);
+    __atomic_store_n(reinterpret_cast<std::uint32_t *>(word), v,
+                     __ATOMIC_RELEASE);
   }
-  // Back to the segment's own protection (normally r-x).
-  int restore = prot ? prot : PROT_READ | PROT_EXEC;
-  if (mprotect(addr, end - start, restore) != 0)
-    *saved_errno = errno; // patched but left writable: still report it
-  machdep::flush_icache(p, n);
-  return true;
+}
+
+bool verify(const CodeWrite &w, Stage stage, PatchFailure *failure) {
+  unsigned char expected[kMaxSiteBytes];
+  bytes_at(w, stage, expected);
+  const auto *site = reinterpret_cast<const unsigned char *>(w.addr);
+  // A few bytes: a loop, not a call to memcmp (100000 sites, three times).
+  std::size_t same = 0;
+  while (same < w.size && site[same] == expected[same])
+    ++same;
+  if (same == w.size)
+    return true;
+  *failure = PatchFailure{XSDT_ERR_UNEXPECTED_BYTES, w.tag,
+                          "expected " + hex_bytes(expected, w.size) +
+                              ", found " + hex_bytes(site, w.size)};
+  return false;
+}
+
+bool serialize(PatchFailure *failure) {
+  count(g_patch_counters.serializations);
+  if (machdep::serialize_all_threads())
+    return true;
+  *failure = PatchFailure{XSDT_ERR_INTERNAL, 0,
+                          "cannot serialize the other threads (membarrier "
+                          "SYNC_CORE unavailable)"};
+  return false;
+}
+
+// The writes' bytes, in place: the pages are writable. stages says how far
+// each got, for the rollback.
+bool write_sites(const std::vector<CodeWrite> &writes,
+                 std::vector<Stage> &stages, PatchFailure *failure) {
+  const machdep::SiteEncoding &trap = trap_encoding();
+  bool trap_first = false;
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    const CodeWrite &w = writes[i];
+    std::size_t lo = 0, hi = w.size;
+    while (lo < hi && w.from[lo] == w.to[lo])
+      ++lo;
+    while (hi > lo && w.from[hi - 1] == w.to[hi - 1])
+      --hi;
+    if (!verify(w, Stage::kOld, failure))
+      return false;
+    if (lo == hi) { // nothing changes, but the bytes were checked
+      stages[i] = Stage::kNew;
+      continue;
+    }
+    if (std::size_t word = atomic_word(w.addr + lo, w.addr + hi)) {
+      store_word(w.addr, w.to, lo, hi, word);
+      stages[i] = Stage::kNew;
+      count(g_patch_counters.sites_written);
+      continue;
+    }
+    std::size_t head_word = atomic_word(w.addr, w.addr + trap.trap_size);
+    if (!machdep::jump_needs_trap_first() || trap.trap_size >= w.size ||
+        !head_word) {
+      char text[120];
+      std::snprintf(text, sizeof text,
+                    "a change of bytes %zu..%zu cannot be written atomically "
+                    "on this arch",
+                    lo, hi - 1);
+      *failure = PatchFailure{XSDT_ERR_INTERNAL, w.tag, text};
+      return false;
+    }
+    // The trap-first protocol: first the trap over the head. From here on
+    // a thread that reaches the site traps, and the SIGTRAP handler
+    // resumes it as the caller published.
+    unsigned char head[kMaxSiteBytes];
+    bytes_at(w, Stage::kHead, head);
+    store_word(w.addr, head, 0, trap.trap_size, head_word);
+    stages[i] = Stage::kHead;
+    trap_first = true;
+  }
+  if (!trap_first)
+    return true;
+  // No thread may still execute the old instruction from before the trap.
+  if (!serialize(failure))
+    return false;
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    if (stages[i] != Stage::kHead)
+      continue;
+    const CodeWrite &w = writes[i];
+    if (!verify(w, Stage::kHead, failure))
+      return false;
+    // Behind the trap nothing executes these bytes: plain byte stores.
+    auto *site = reinterpret_cast<unsigned char *>(w.addr);
+    for (std::size_t b = trap.trap_size; b < w.size; ++b)
+      __atomic_store_n(site + b, w.to[b], __ATOMIC_RELAXED);
+    stages[i] = Stage::kTail;
+  }
+  if (!serialize(failure))
+    return false;
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    if (stages[i] != Stage::kTail)
+      continue;
+    const CodeWrite &w = writes[i];
+    if (!verify(w, Stage::kTail, failure))
+      return false;
+    store_word(w.addr, w.to, 0, trap.trap_size,
+               atomic_word(w.addr, w.addr + trap.trap_size));
+    stages[i] = Stage::kNew;
+    count(g_patch_counters.sites_written);
+  }
+  // Every thread now fetches the new head with the new tail.
+  return serialize(failure);
+}
+
+// Puts every touched site back to its `from` bytes, by the same rules
+// (the pages are writable). Best effort: a failure here leaves the site as
+// it was found, since every store is verified first.
+void roll_back(const std::vector<CodeWrite> &writes,
+               const std::vector<Stage> &stages) {
+  std::vector<CodeWrite> undo;
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    if (stages[i] == Stage::kOld)
+      continue;
+    CodeWrite u = writes[i];
+    bytes_at(writes[i], stages[i], u.from);
+    std::memcpy(u.to, writes[i].from, writes[i].size);
+    undo.push_back(u);
+  }
+  std::vector<Stage> undo_stages(undo.size(), Stage::kOld);
+  PatchFailure ignored;
+  write_sites(undo, undo_stages, &ignored);
+}
+
+} // namespace
+
+bool apply_code_writes(std::vector<CodeWrite> writes, PatchFailure *failure) {
+  *failure = PatchFailure{};
+  if (writes.empty())
+    return true;
+  auto by_address = [](const CodeWrite &a, const CodeWrite &b) {
+    return a.addr < b.addr;
+  };
+  if (!std::is_sorted(writes.begin(), writes.end(), by_address))
+    std::sort(writes.begin(), writes.end(), by_address);
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    const CodeWrite &w = writes[i];
+    if (w.size == 0 || w.size > kMaxSiteBytes ||
+        (i > 0 && writes[i - 1].addr + writes[i - 1].size > w.addr)) {
+      *failure = PatchFailure{XSDT_ERR_INTERNAL, w.tag,
+                              "empty, oversized or overlapping site write"};
+      return false;
+    }
+  }
+  const std::vector<PageRun> runs = page_runs(writes);
+  if (!protect_runs(runs, writes, true, failure))
+    return false; // nothing written
+  std::vector<Stage> stages(writes.size(), Stage::kOld);
+  bool ok = write_sites(writes, stages, failure);
+  if (!ok)
+    roll_back(writes, stages);
+  flush_runs(runs, writes);
+  if (!protect_runs(runs, writes, false, failure) && ok) {
+    // Written, but a page would stay writable: undo everything (all or
+    // nothing) while the pages can still be written, then try again.
+    ok = false;
+    PatchFailure ignored;
+    protect_runs(runs, writes, true, &ignored);
+    roll_back(writes, stages);
+    flush_runs(runs, writes);
+    protect_runs(runs, writes, false, &ignored);
+  }
+  return ok;
+}
+
+void read_patch_stats(xsdt_patch_stats *out) {
+  out->sites_written =
+      g_patch_counters.sites_written.load(std::memory_order_relaxed);
+  out->mprotect_calls =
+      g_patch_counters.mprotect_calls.load(std::memory_order_relaxed);
+  out->icache_flushes =
+      g_patch_counters.icache_flushes.load(std::memory_order_relaxed);
+  out->serializations =
+      g_patch_counters.serializations.load(std::memory_order_relaxed);
+}
+
+namespace {
+
+// ---- USDT trap mode --------------------------------------------------------
+
+// A write that turns a site's NOP into its trap (or back, with `arm` false).
+CodeWrite trap_write(const SiteRecord &r, bool arm, std::size_t tag) {
+  CodeWrite w;
+  w.addr = r.site;
+  w.size = r.encoding->size;
+  std::memcpy(w.from, r.encoding->nop, w.size);
+  std::memcpy(w.to, r.encoding->nop, w.size);
+  std::memcpy(arm ? w.to : w.from, r.encoding->trap, r.encoding->trap_size);
+  w.prot = r.prot;
+  w.tag = tag;
+  return w;
 }
 
 // Whether the site holds `head` followed by the rest of the encoding's NOP.
@@ -354,10 +686,6 @@ bool holds(std::uintptr_t site, const machdep::SiteEncoding &encoding,
   std::size_t n = encoding.trap_size;
   return std::memcmp(p, head, n) == 0 &&
          std::memcmp(p + n, encoding.nop + n, encoding.size - n) == 0;
-}
-
-bool holds_nop(const SiteRecord &r) {
-  return holds(r.site, *r.encoding, r.encoding->nop);
 }
 
 bool holds_trap(const SiteRecord &r) {
@@ -422,7 +750,7 @@ std::string probe_name(const SiteRecord &r) {
 // ---- The API bodies (may throw std::bad_alloc; wrapped below) ----------
 
 int list_impl(xsdt_probe_visitor visit, void *user, xsdt_error *err) {
-  std::lock_guard<std::mutex> guard(g_lock);
+  std::lock_guard<std::mutex> guard(api_lock());
   std::vector<ProbeSite> sites = discover_probes();
   clear(err);
   for (const ProbeSite &s : sites) {
@@ -446,7 +774,7 @@ int enable_impl(const char *pattern, xsdt_probe_handler handler, void *user,
   if (!handler)
     return fail(err, XSDT_ERR_INTERNAL, "no handler given");
 
-  std::lock_guard<std::mutex> guard(g_lock);
+  std::lock_guard<std::mutex> guard(api_lock());
   std::vector<ProbeSite> sites = discover_probes();
   const Arch arch = machdep::arch();
   std::vector<SiteRecord *> fresh;
@@ -530,7 +858,7 @@ int enable_impl(const char *pattern, xsdt_probe_handler handler, void *user,
                       .c_str());
   }
 
-  if (install_handler(err) != 0)
+  if (install_sigtrap_handler(err) != 0)
     return -1;
 
   // Publish the entries before the traps exist.
@@ -541,39 +869,18 @@ int enable_impl(const char *pattern, xsdt_probe_handler handler, void *user,
   g_enabled.store(make_table(all), std::memory_order_release);
   owner.keep = true; // published: a handler may hold them from now on
 
-  std::size_t patched = 0;
-  int result = 0;
-  for (; patched < fresh.size(); ++patched) {
-    const SiteRecord *r = fresh[patched];
-    int e = 0;
-    if (!holds_nop(*r)) { // re-check right before the write
-      result =
-          fail(err, XSDT_ERR_UNEXPECTED_BYTES, "probe %s at %#lx: found %s",
-               probe_name(*r).c_str(), static_cast<unsigned long>(r->site),
-               hex_bytes(reinterpret_cast<const unsigned char *>(r->site),
-                         r->encoding->size)
-                   .c_str());
-      break;
-    }
-    if (!write_head(r->site, r->prot, *r->encoding, r->encoding->trap, &e) ||
-        e != 0) {
-      result = fail(err, XSDT_ERR_PROTECT, "probe %s at %#lx: mprotect: %s",
-                    probe_name(*r).c_str(), static_cast<unsigned long>(r->site),
-                    std::strerror(e));
-      if (holds_trap(*r))
-        ++patched; // written, but the protection could not be restored
-      break;
-    }
-  }
-  if (result != 0) {
-    // All or nothing: put every NOP back, then drop the entries.
-    for (std::size_t i = 0; i < patched; ++i) {
-      int e = 0;
-      write_head(fresh[i]->site, fresh[i]->prot, *fresh[i]->encoding,
-                 fresh[i]->encoding->nop, &e);
-    }
+  // One batch: re-checks every NOP right before its write, and puts every
+  // NOP back if anything fails (all or nothing).
+  std::vector<CodeWrite> writes;
+  for (std::size_t i = 0; i < fresh.size(); ++i)
+    writes.push_back(trap_write(*fresh[i], true, i));
+  PatchFailure failure;
+  if (!apply_code_writes(std::move(writes), &failure)) {
     g_enabled.store(before, std::memory_order_release);
-    return result;
+    const SiteRecord &r = *fresh[failure.tag];
+    return fail(err, failure.code, "probe %s at %#lx: %s",
+                probe_name(r).c_str(), static_cast<unsigned long>(r.site),
+                failure.reason.c_str());
   }
   for (const SiteRecord *r : fresh)
     add_semaphore(r->semaphore, +1);
@@ -588,7 +895,7 @@ int disable_impl(const char *pattern, xsdt_error *err) {
     return fail(err, XSDT_ERR_BAD_PATTERN,
                 "pattern '%s' is not 'provider:name' (fnmatch globs)",
                 pattern ? pattern : "(null)");
-  std::lock_guard<std::mutex> guard(g_lock);
+  std::lock_guard<std::mutex> guard(api_lock());
   std::vector<SiteRecord *> going, staying;
   for (SiteRecord *r : g_active)
     (matches(pat, r->provider, r->name) ? going : staying).push_back(r);
@@ -603,21 +910,16 @@ int disable_impl(const char *pattern, xsdt_error *err) {
                   hex_bytes(reinterpret_cast<const unsigned char *>(r->site),
                             r->encoding->size)
                       .c_str());
-  std::size_t restored = 0;
-  for (; restored < going.size(); ++restored) {
-    int e = 0;
-    const SiteRecord *r = going[restored];
-    if (!write_head(r->site, r->prot, *r->encoding, r->encoding->nop, &e)) {
-      // Keep the state consistent: re-arm what was already restored.
-      for (std::size_t i = 0; i < restored; ++i) {
-        int e2 = 0;
-        write_head(going[i]->site, going[i]->prot, *going[i]->encoding,
-                   going[i]->encoding->trap, &e2);
-      }
-      return fail(err, XSDT_ERR_PROTECT, "probe %s at %#lx: mprotect: %s",
-                  probe_name(*r).c_str(), static_cast<unsigned long>(r->site),
-                  std::strerror(e));
-    }
+  std::vector<CodeWrite> writes;
+  for (std::size_t i = 0; i < going.size(); ++i)
+    writes.push_back(trap_write(*going[i], false, i));
+  PatchFailure failure;
+  if (!apply_code_writes(std::move(writes), &failure)) {
+    // Nothing changed: every trap written back is armed again.
+    const SiteRecord &r = *going[failure.tag];
+    return fail(err, failure.code, "probe %s at %#lx: %s",
+                probe_name(r).c_str(), static_cast<unsigned long>(r.site),
+                failure.reason.c_str());
   }
   // The traps are gone; now the entries may go (a handler that already
   // trapped finds the site in the history table and re-executes it).

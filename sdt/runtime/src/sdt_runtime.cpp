@@ -1,1 +1,1128 @@
-// In progress (issue 4).
+// libxsdt, SDT(9) part: the probes of <xsdt/sdt.h>, enabled in jump or trap
+// mode, and xsdt_sdt_fire(), the out-of-line path of every site. See
+// docs/runtime.md ("SDT probes: jump and trap mode").
+//
+// Concurrency model.
+//  * Enable, disable and list serialise on api_lock(), shared with the USDT
+//    part, so the two never write code at once.
+//  * A probe is enabled by storing a pointer to its Armed record (handler,
+//    user, info) in the probe object's `runtime` slot, after its sites are
+//    written. xsdt_sdt_fire() reads that slot; it takes no lock, allocates
+//    nothing, makes no system call and does no atomic read-modify-write on
+//    shared data once its thread owns a slot.
+//  * "No handler after disable returns": every thread owns a cache-line
+//    slot whose counter is odd while it runs a handler; the fire path makes
+//    it odd *before* it reloads `runtime`. Disable clears `runtime`, runs
+//    an asymmetric barrier (membarrier PRIVATE_EXPEDITED; or, where that is
+//    missing, the fire path pays a seq_cst fence instead), then waits until
+//    every slot that was odd has moved on. Threads beyond the slots count
+//    themselves in two shared counters, flipped like SRCU's.
+//  * Traps (trap mode, and the x86 trap-first protocol of jump mode) are
+//    looked up by the SIGTRAP handler in immutable sorted tables published
+//    through atomic pointers. A table replaced while no handler is reading
+//    is freed; otherwise it waits for the next quiet publication.
+#include "xsdt/sdt-runtime.h"
+
+#include "internal.h"
+#include "machdep.h"
+#include "patch.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fnmatch.h>
+#include <link.h>
+#include <linux/membarrier.h>
+#include <map>
+#include <pthread.h>
+#include <sched.h>
+#include <string>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+// The probe object of <xsdt/sdt.h>. libxsdt is compiled without that
+// header's include path (it pulls in the per-arch probe backend), so the
+// definition is repeated here, token for token; sdt_runtime_test checks
+// the layout from the header's side.
+extern "C" {
+struct xsdt_sdt_provider;
+struct xsdt_sdt_probe {
+  const struct xsdt_sdt_provider *provider;
+  void *volatile runtime;
+};
+}
+
+namespace xsdt::rt {
+namespace {
+
+// ---- Errors ----------------------------------------------------------------
+
+int fail(xsdt_error *err, xsdt_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int fail(xsdt_error *err, xsdt_status code, const char *fmt, ...) {
+  if (err) {
+    err->code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+void clear(xsdt_error *err) {
+  if (err) {
+    err->code = XSDT_OK;
+    err->message[0] = '\0';
+  }
+}
+
+unsigned long addr(std::uintptr_t a) { return static_cast<unsigned long>(a); }
+
+const char *mode_name(xsdt_mode mode) {
+  switch (mode) {
+  case XSDT_MODE_JUMP:
+    return "jump";
+  case XSDT_MODE_TRAP:
+    return "trap";
+  case XSDT_MODE_AUTO:
+    break;
+  }
+  return "auto";
+}
+
+// ---- In-flight handlers: thread slots and the barrier ----------------------
+
+// Enough for the threads of most programs; the rest use the shared
+// counters below (correct, but an atomic add per hit).
+constexpr std::size_t kThreadSlots = 256;
+
+struct alignas(64) ThreadSlot {
+  // Written only by the owning thread: odd while it runs a handler.
+  std::atomic<std::uint32_t> seq{0};
+  // 1 while a thread owns the slot. A word, not a bool: a compare-and-swap
+  // on a byte needs libatomic on riscv64, which C programs do not link.
+  std::atomic<std::uint32_t> owned{0};
+};
+ThreadSlot g_slots[kThreadSlots];
+
+// Initial-exec: one load from the thread pointer, no __tls_get_addr call.
+__thread ThreadSlot *t_slot __attribute__((tls_model("initial-exec"))) =
+    nullptr;
+pthread_key_t g_slot_key; // its destructor gives the slot back
+// Set when the thread found every slot taken: it no longer searches.
+__thread bool t_slots_exhausted __attribute__((tls_model("initial-exec")));
+
+// Threads without a slot: the counter of the current epoch's parity.
+struct alignas(64) SharedCount {
+  std::atomic<long> inside{0};
+};
+SharedCount g_shared[2];
+std::atomic<unsigned> g_shared_epoch{0};
+// This thread's part of g_shared, for the child of a fork.
+__thread long t_shared_inside[2] __attribute__((tls_model("initial-exec")));
+
+// True when the fire path must fence (no membarrier): decided once, at the
+// first enable, before any site is written, and never changed while other
+// threads can run the fire path.
+std::atomic<bool> g_fire_fences{true};
+
+// What `runtime` points at while a probe is enabled.
+struct Armed {
+  xsdt_sdt_handler handler;
+  void *user;
+  const xsdt_sdt_probe_info *info;
+};
+
+template <int Order>
+inline void call_handler(xsdt_sdt_probe *probe, std::uint64_t a0,
+                         std::uint64_t a1, std::uint64_t a2, std::uint64_t a3,
+                         std::uint64_t a4, std::uint64_t a5, std::uint64_t a6) {
+  const auto *armed =
+      static_cast<const Armed *>(__atomic_load_n(&probe->runtime, Order));
+  if (!armed)
+    return;
+  const std::uint64_t args[XSDT_SDT_MAX_ARGS] = {a0, a1, a2, a3, a4, a5, a6};
+  armed->handler(armed->info, args, armed->user);
+}
+
+// At thread exit. A thread that ends inside a handler (pthread_exit) must
+// not leave its counter odd: disable would wait for it forever.
+void give_back_slot(void *data) {
+  auto *slot = static_cast<ThreadSlot *>(data);
+  const std::uint32_t seq = slot->seq.load(std::memory_order_relaxed);
+  if (seq & 1)
+    slot->seq.store(seq + 1, std::memory_order_release);
+  slot->owned.store(0, std::memory_order_release);
+  t_slot = nullptr;
+}
+
+// Once per thread: the first free slot, or null when all are taken.
+ThreadSlot *claim_slot() {
+  for (ThreadSlot &slot : g_slots) {
+    std::uint32_t free = 0;
+    if (slot.owned.load(std::memory_order_relaxed) ||
+        !slot.owned.compare_exchange_strong(free, 1, std::memory_order_acquire))
+      continue;
+    if (pthread_setspecific(g_slot_key, &slot) != 0) {
+      slot.owned.store(0, std::memory_order_release);
+      return nullptr;
+    }
+    t_slot = &slot;
+    return &slot;
+  }
+  return nullptr;
+}
+
+// The path of a thread without a slot. The epoch is read first; a reader
+// that read an old epoch and counts itself late is harmless, because its
+// seq_cst add is then ordered after the disabler's clear.
+__attribute__((noinline)) void fire_counted(xsdt_sdt_probe *probe,
+                                            std::uint64_t a0, std::uint64_t a1,
+                                            std::uint64_t a2, std::uint64_t a3,
+                                            std::uint64_t a4, std::uint64_t a5,
+                                            std::uint64_t a6) {
+  const unsigned parity = g_shared_epoch.load(std::memory_order_acquire) & 1u;
+  ++t_shared_inside[parity];
+  g_shared[parity].inside.fetch_add(1, std::memory_order_seq_cst);
+  call_handler<__ATOMIC_SEQ_CST>(probe, a0, a1, a2, a3, a4, a5, a6);
+  g_shared[parity].inside.fetch_sub(1, std::memory_order_release);
+  --t_shared_inside[parity];
+}
+
+// A hit on a thread that owns a slot.
+__attribute__((always_inline)) inline void
+fire_in_slot(ThreadSlot *slot, xsdt_sdt_probe *probe, std::uint64_t a0,
+             std::uint64_t a1, std::uint64_t a2, std::uint64_t a3,
+             std::uint64_t a4, std::uint64_t a5, std::uint64_t a6) {
+  const std::uint32_t seq = slot->seq.load(std::memory_order_relaxed);
+  if (seq & 1) { // nested (a handler fired a probe): the outer call covers it
+    call_handler<__ATOMIC_ACQUIRE>(probe, a0, a1, a2, a3, a4, a5, a6);
+    return;
+  }
+  slot->seq.store(seq + 1, std::memory_order_relaxed);
+  // Even again when the handler returns, or when a C++ handler throws
+  // through us. The value comes from the register, not a reload: a second
+  // load would add a store-to-load forwarding delay to back-to-back hits.
+  // Only this thread writes the counter, and a signal handler that fires in
+  // between leaves it odd, as it found it.
+  struct Leave {
+    ThreadSlot *slot;
+    std::uint32_t seq;
+    ~Leave() { slot->seq.store(seq, std::memory_order_release); }
+  } leave{slot, seq + 2};
+  // The odd counter must be visible before `runtime` is read again. With
+  // membarrier the disabler forces that on every thread, so a compiler
+  // barrier suffices here; otherwise this thread fences itself.
+  if (g_fire_fences.load(std::memory_order_relaxed))
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  else
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  call_handler<__ATOMIC_ACQUIRE>(probe, a0, a1, a2, a3, a4, a5, a6);
+}
+
+// The first hit of a thread, and every hit of a thread without a slot.
+__attribute__((noinline)) void
+fire_without_slot(xsdt_sdt_probe *probe, std::uint64_t a0, std::uint64_t a1,
+                  std::uint64_t a2, std::uint64_t a3, std::uint64_t a4,
+                  std::uint64_t a5, std::uint64_t a6) {
+  if (!t_slots_exhausted) {
+    if (ThreadSlot *slot = claim_slot()) {
+      fire_in_slot(slot, probe, a0, a1, a2, a3, a4, a5, a6);
+      return;
+    }
+    t_slots_exhausted = true;
+  }
+  fire_counted(probe, a0, a1, a2, a3, a4, a5, a6);
+}
+
+// Waiting for a handler to finish: usually a few hundred nanoseconds, but
+// a thread preempted inside one needs a CPU first, so sleep soon rather
+// than compete with it.
+void pause_briefly(unsigned &spins) {
+  if (++spins < 64)
+    return;
+  if (spins < 80) {
+    sched_yield();
+    return;
+  }
+  timespec ts{0, 50 * 1000};
+  nanosleep(&ts, nullptr);
+}
+
+void membarrier_or_die() {
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
+      return;
+    if (errno == EPERM) // registration lost (a fork): register again
+      syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
+    timespec ts{0, 1000 * 1000};
+    nanosleep(&ts, nullptr);
+  }
+  // The threads run without a fence: without the barrier, disable cannot
+  // keep its promise. Registered membarrier only fails transiently.
+  std::fprintf(stderr, "libxsdt: membarrier(PRIVATE_EXPEDITED): %s\n",
+               std::strerror(errno));
+  std::abort();
+}
+
+// Called after every disabled probe's `runtime` was cleared (seq_cst):
+// returns once no thread can still be in one of their handlers.
+void wait_for_handlers() {
+  // Either a thread's odd counter is visible below, or its reload of
+  // `runtime` sees the null.
+  if (g_fire_fences.load(std::memory_order_relaxed))
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  else
+    membarrier_or_die();
+  for (ThreadSlot &slot : g_slots) {
+    // A handler that disables (against the rules) must not wait for itself.
+    if (&slot == t_slot)
+      continue;
+    const std::uint32_t seen = slot.seq.load(std::memory_order_acquire);
+    if (!(seen & 1))
+      continue;
+    unsigned spins = 0;
+    while (slot.seq.load(std::memory_order_acquire) == seen)
+      pause_briefly(spins);
+  }
+  // Shared counters: flip the epoch so that new arrivals count in the other
+  // counter, wait for the old one to drain, and do it twice, so that a
+  // thread that counted itself in either before the clear has left.
+  for (int round = 0; round < 2; ++round) {
+    const unsigned old_epoch = g_shared_epoch.load(std::memory_order_relaxed);
+    g_shared_epoch.store(old_epoch + 1, std::memory_order_seq_cst);
+    const unsigned parity = old_epoch & 1u;
+    const long own = t_shared_inside[parity];
+    unsigned spins = 0;
+    while (g_shared[parity].inside.load(std::memory_order_seq_cst) > own)
+      pause_briefly(spins);
+  }
+}
+
+// The child of a fork has only the forking thread: the others' slots and
+// counts are gone with them.
+void reset_after_fork() {
+  for (ThreadSlot &slot : g_slots) {
+    if (&slot == t_slot)
+      continue;
+    std::uint32_t seq = slot.seq.load(std::memory_order_relaxed);
+    slot.seq.store(seq + (seq & 1), std::memory_order_relaxed);
+    slot.owned.store(0, std::memory_order_relaxed);
+  }
+  for (int parity = 0; parity < 2; ++parity)
+    g_shared[parity].inside.store(t_shared_inside[parity]);
+  if (!g_fire_fences.load() &&
+      syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
+              0) != 0)
+    g_fire_fences.store(true); // single-threaded here: safe to switch
+}
+
+// ---- Trap tables (read by the SIGTRAP handler) -----------------------------
+
+struct TrapEntry {
+  std::uintptr_t site = 0;
+  std::uintptr_t resume = 0;
+};
+
+// Sorted by site; immutable once published.
+struct TrapTable {
+  std::size_t n = 0;
+  TrapEntry *entries = nullptr;
+};
+
+TrapTable g_no_traps;
+// Sites where a trap of ours may be now: trap mode (resume at the
+// out-of-line block) and jump writes in progress (resume as the new
+// instruction: the block when enabling, after the site when disabling).
+std::atomic<const TrapTable *> g_traps{&g_no_traps};
+// Every site we ever wrote a trap into: a trap whose entry vanished before
+// the handler looked (the site was restored meanwhile) re-executes the site.
+std::atomic<const TrapTable *> g_trap_history{&g_no_traps};
+// SIGTRAP handlers between their first and last table read.
+std::atomic<int> g_trap_readers{0};
+
+const TrapEntry *find_trap(const TrapTable *t, std::uintptr_t site) {
+  const TrapEntry *begin = t->entries, *end = t->entries + t->n;
+  const TrapEntry *it = std::lower_bound(
+      begin, end, site,
+      [](const TrapEntry &e, std::uintptr_t s) { return e.site < s; });
+  return it != end && it->site == site ? it : nullptr;
+}
+
+// The hook of runtime.cpp's SIGTRAP handler: async-signal-safe.
+std::uintptr_t resume_after_trap(std::uintptr_t site) {
+  g_trap_readers.fetch_add(1, std::memory_order_seq_cst);
+  std::uintptr_t resume = 0;
+  if (const TrapEntry *e =
+          find_trap(g_traps.load(std::memory_order_seq_cst), site))
+    resume = e->resume;
+  else if (find_trap(g_trap_history.load(std::memory_order_seq_cst), site))
+    resume = site;
+  g_trap_readers.fetch_sub(1, std::memory_order_release);
+  return resume;
+}
+
+// Under api_lock(): what g_traps and g_trap_history hold (sorted by site),
+// and the replaced tables not freed yet. Sorted vectors, not maps: an
+// enable of 100000 sites publishes twice.
+std::vector<TrapEntry> g_trap_content;
+std::vector<std::uintptr_t> g_trapped_ever;
+std::vector<const TrapTable *> g_retired;
+
+template <class Range, class Site>
+const TrapTable *make_trap_table(const Range &content, Site site_and_resume) {
+  auto *t = new TrapTable;
+  t->n = content.size();
+  t->entries = new TrapEntry[content.size() + 1];
+  std::size_t i = 0;
+  for (const auto &item : content)
+    t->entries[i++] = site_and_resume(item);
+  return t;
+}
+
+void replace(std::atomic<const TrapTable *> &slot, const TrapTable *fresh) {
+  const TrapTable *old = slot.exchange(fresh, std::memory_order_seq_cst);
+  if (old != &g_no_traps)
+    g_retired.push_back(old);
+  // A handler counts itself before it loads a table: none counted now means
+  // none holds a replaced table, and later ones load the new ones.
+  if (g_trap_readers.load(std::memory_order_seq_cst) != 0)
+    return;
+  for (const TrapTable *t : g_retired) {
+    delete[] t->entries;
+    delete t;
+  }
+  g_retired.clear();
+}
+
+bool by_site(const TrapEntry &a, const TrapEntry &b) { return a.site < b.site; }
+
+void publish_content() {
+  replace(g_traps, make_trap_table(g_trap_content,
+                                   [](const TrapEntry &e) { return e; }));
+}
+
+// Publishes traps at these sites (an entry for a site already present
+// replaces it), and adds the sites to the history. Before any trap is
+// written there.
+void add_traps(std::vector<TrapEntry> add) {
+  if (add.empty())
+    return;
+  if (!std::is_sorted(add.begin(), add.end(), by_site))
+    std::sort(add.begin(), add.end(), by_site);
+  std::vector<TrapEntry> merged;
+  merged.reserve(g_trap_content.size() + add.size());
+  auto old = g_trap_content.begin();
+  for (const TrapEntry &e : add) {
+    while (old != g_trap_content.end() && old->site < e.site)
+      merged.push_back(*old++);
+    if (old != g_trap_content.end() && old->site == e.site)
+      ++old;
+    merged.push_back(e);
+  }
+  merged.insert(merged.end(), old, g_trap_content.end());
+  g_trap_content = std::move(merged);
+
+  std::vector<std::uintptr_t> history;
+  history.reserve(g_trapped_ever.size() + add.size());
+  auto ever = g_trapped_ever.begin();
+  for (const TrapEntry &e : add) {
+    while (ever != g_trapped_ever.end() && *ever < e.site)
+      history.push_back(*ever++);
+    if (ever != g_trapped_ever.end() && *ever == e.site)
+      ++ever;
+    history.push_back(e.site);
+  }
+  history.insert(history.end(), ever, g_trapped_ever.end());
+  if (history.size() != g_trapped_ever.size()) {
+    g_trapped_ever = std::move(history);
+    replace(g_trap_history,
+            make_trap_table(g_trapped_ever, [](std::uintptr_t site) {
+              return TrapEntry{site, site};
+            }));
+  }
+  publish_content();
+}
+
+// Withdraws the traps at these sites: after they are gone from the code.
+void remove_traps(std::vector<std::uintptr_t> sites) {
+  if (!std::is_sorted(sites.begin(), sites.end()))
+    std::sort(sites.begin(), sites.end());
+  std::vector<TrapEntry> kept;
+  kept.reserve(g_trap_content.size());
+  auto gone = sites.begin();
+  for (const TrapEntry &e : g_trap_content) {
+    while (gone != sites.end() && *gone < e.site)
+      ++gone;
+    if (gone == sites.end() || *gone != e.site)
+      kept.push_back(e);
+  }
+  if (kept.size() == g_trap_content.size())
+    return;
+  g_trap_content = std::move(kept);
+  publish_content();
+}
+
+// ---- Registration ----------------------------------------------------------
+
+struct SdtProbeEntry;
+
+struct EnabledSite {
+  std::uintptr_t site = 0, target = 0;
+  int prot = 0;
+};
+
+// A registered probe. Never freed: its strings are what handlers and
+// visitors see (info), and a handler may run until disable returns.
+struct SdtProbeEntry {
+  std::string id, provider, module, function, name, object;
+  std::vector<std::string> native, translated;
+  std::vector<const char *> native_ptrs, translated_ptrs;
+  xsdt_sdt_probe_info info{};
+  xsdt_sdt_probe *probe = nullptr;
+  // Under api_lock():
+  xsdt_mode mode = XSDT_MODE_AUTO; // XSDT_MODE_AUTO: disabled
+  Armed *armed = nullptr;
+  std::vector<EnabledSite> sites; // as written by the enable
+  unsigned long batch = 0;        // == g_batch: chosen by the current enable
+};
+unsigned long g_batch = 0; // under api_lock()
+
+struct RegisteredSite {
+  std::uintptr_t site = 0, target = 0;
+  SdtProbeEntry *probe = nullptr;
+  std::string function;
+  int prot = 0;
+};
+
+struct Registry {
+  // Every probe ever seen, by its object's address and id (an object
+  // loaded again at the same address finds its entries again).
+  std::map<std::pair<std::uintptr_t, std::string>, SdtProbeEntry *> known;
+  // The latest discovery.
+  std::vector<SdtProbeEntry *> probes;
+  std::vector<RegisteredSite> sites;
+  std::vector<std::string> invalid;
+  std::vector<SdtProbeEntry *> enabled;
+  bool discovered = false;
+  unsigned long long adds = 0, subs = 0; // dl_iterate_phdr's load counters
+};
+
+// Never destroyed: a thread may fire a probe during exit.
+Registry &registry() {
+  static Registry *r = new Registry;
+  return *r;
+}
+
+struct LoadCounters {
+  bool known = false;
+  unsigned long long adds = 0, subs = 0;
+};
+
+int read_load_counters(dl_phdr_info *info, std::size_t size, void *data) {
+  auto *c = static_cast<LoadCounters *>(data);
+  if (size >= offsetof(dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs) {
+    c->known = true;
+    c->adds = info->dlpi_adds;
+    c->subs = info->dlpi_subs;
+  }
+  return 1; // the first object is enough
+}
+
+SdtProbeEntry *make_entry(const SdtProbeDef &def) {
+  auto *e = new SdtProbeEntry;
+  e->id = def.id;
+  e->provider = def.provider;
+  e->module = def.module;
+  e->function = def.function;
+  e->name = def.name;
+  e->object = def.object;
+  e->native = def.native_types;
+  e->translated = def.translated_types;
+  e->native.resize(static_cast<std::size_t>(def.argc));
+  e->translated.resize(static_cast<std::size_t>(def.argc));
+  for (int i = 0; i < def.argc; ++i) {
+    e->native_ptrs.push_back(e->native[static_cast<std::size_t>(i)].c_str());
+    e->translated_ptrs.push_back(
+        e->translated[static_cast<std::size_t>(i)].c_str());
+  }
+  e->probe = reinterpret_cast<xsdt_sdt_probe *>(def.probe);
+  e->info.id = e->id.c_str();
+  e->info.provider = e->provider.c_str();
+  e->info.module = e->module.c_str();
+  e->info.function = e->function.c_str();
+  e->info.name = e->name.c_str();
+  e->info.object = e->object.c_str();
+  e->info.argc = def.argc;
+  e->info.typed = (def.flags & 2u) ? 0 : 1;
+  e->info.translated = (def.flags & 1u) ? 1 : 0;
+  e->info.native_types = e->native_ptrs.data();
+  e->info.translated_types = e->translated_ptrs.data();
+  e->info.probe = e->probe;
+  return e;
+}
+
+// p.sites is sorted by address (enable sorts it).
+bool enabled_at(const SdtProbeEntry &p, std::uintptr_t site) {
+  auto it = std::lower_bound(
+      p.sites.begin(), p.sites.end(), site,
+      [](const EnabledSite &e, std::uintptr_t s) { return e.site < s; });
+  return it != p.sites.end() && it->site == site;
+}
+
+// The bytes a site holds when enabled in mode.
+bool enabled_bytes(xsdt_mode mode, const EnabledSite &s, unsigned char *out) {
+  const std::size_t size = machdep::jump_site_size();
+  if (mode == XSDT_MODE_JUMP)
+    return machdep::encode_jump(s.site, s.target, out);
+  const machdep::SiteEncoding *encodings;
+  machdep::site_encodings(&encodings);
+  std::memcpy(out, machdep::jump_site_nop(), size);
+  std::memcpy(out, encodings[0].trap, encodings[0].trap_size);
+  return true;
+}
+
+// Forgets the enabled probes whose object was unloaded (dlclose), or
+// unloaded and loaded again (its sites hold the NOP again, not what we
+// wrote): nothing of theirs is ours to restore. Their Armed records are
+// kept, in case a thread is still inside one of their handlers.
+void forget_unloaded(const std::vector<SdtProbeEntry *> &loaded) {
+  Registry &reg = registry();
+  std::vector<SdtProbeEntry *> still;
+  std::vector<std::uintptr_t> gone;
+  for (SdtProbeEntry *p : reg.enabled) {
+    bool present = std::find(loaded.begin(), loaded.end(), p) != loaded.end();
+    for (const EnabledSite &s : p->sites) {
+      if (!present)
+        break;
+      unsigned char bytes[kMaxSiteBytes];
+      enabled_bytes(p->mode, s, bytes);
+      present =
+          std::memcmp(reinterpret_cast<const void *>(s.site), bytes,
+                      machdep::jump_site_size()) == 0 ||
+          std::memcmp(reinterpret_cast<const void *>(s.site),
+                      machdep::jump_site_nop(), machdep::jump_site_size()) != 0;
+    }
+    if (present) {
+      still.push_back(p);
+      continue;
+    }
+    for (const EnabledSite &s : p->sites)
+      gone.push_back(s.site);
+    p->mode = XSDT_MODE_AUTO;
+    p->armed = nullptr;
+    p->sites.clear();
+  }
+  remove_traps(std::move(gone));
+  reg.enabled = std::move(still);
+}
+
+// Brings the registry up to date with the loaded objects (only when one
+// was loaded or unloaded since the last time). Under api_lock().
+void refresh() {
+  Registry &reg = registry();
+  LoadCounters now;
+  dl_iterate_phdr(read_load_counters, &now);
+  if (reg.discovered && now.known && now.adds == reg.adds &&
+      now.subs == reg.subs)
+    return;
+  // Discovery checks the NOP only while nothing is patched; otherwise we
+  // check the sites we did not patch ourselves.
+  bool patched = false;
+  for (const SdtProbeEntry *p : reg.enabled)
+    patched = patched || !p->sites.empty();
+  SdtDiscovery found = discover_sdt(!patched);
+
+  std::vector<SdtProbeEntry *> probes;
+  std::vector<bool> fresh;
+  for (const SdtProbeDef &def : found.probes) {
+    auto key = std::make_pair(def.probe, def.id);
+    auto it = reg.known.find(key);
+    fresh.push_back(it == reg.known.end());
+    if (fresh.back())
+      it = reg.known.emplace(key, make_entry(def)).first;
+    probes.push_back(it->second);
+  }
+  forget_unloaded(probes);
+  std::vector<RegisteredSite> sites;
+  std::vector<int> counts(probes.size(), 0); // valid sites per definition
+  std::vector<std::string> invalid = std::move(found.invalid);
+  const std::size_t size = machdep::jump_site_size();
+  for (const SdtSite &s : found.sites) {
+    SdtProbeEntry *p = probes.at(s.def);
+    const auto *bytes = reinterpret_cast<const unsigned char *>(s.site);
+    if (patched && !enabled_at(*p, s.site) &&
+        std::memcmp(bytes, machdep::jump_site_nop(), size) != 0) {
+      char where[64];
+      std::snprintf(where, sizeof where, "%#lx", addr(s.site));
+      invalid.push_back((p->object.empty() ? "(main program)" : p->object) +
+                        ": site " + where + " of probe " + p->id + " holds " +
+                        hex_bytes(bytes, size) + ", not the NOP " +
+                        hex_bytes(machdep::jump_site_nop(), size));
+      continue;
+    }
+    ++counts[s.def];
+    sites.push_back(RegisteredSite{s.site, s.target, p, s.function, s.prot});
+  }
+  for (std::size_t i = 0; i < probes.size(); ++i)
+    if (fresh[i]) // nsites is set at the first registration only
+      probes[i]->info.nsites = counts[i];
+  reg.probes = std::move(probes);
+  reg.sites = std::move(sites);
+  reg.invalid = std::move(invalid);
+  reg.discovered = true;
+  reg.adds = now.adds;
+  reg.subs = now.subs;
+}
+
+// ---- Probe descriptions ----------------------------------------------------
+
+// provider, module, function, name; an empty part matches anything.
+struct Description {
+  std::string part[4];
+};
+
+// fnmatch(3) treats an unclosed '[' as a literal; we call it a typo.
+bool valid_glob(const std::string &glob) {
+  for (std::size_t i = 0; i < glob.size(); ++i) {
+    if (glob[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (glob[i] != '[')
+      continue;
+    std::size_t j = i + 1;
+    if (j < glob.size() && (glob[j] == '!' || glob[j] == '^'))
+      ++j;
+    if (j < glob.size() && glob[j] == ']') // a leading ']' is a member
+      ++j;
+    while (j < glob.size() && glob[j] != ']')
+      ++j;
+    if (j == glob.size())
+      return false;
+    i = j;
+  }
+  return true;
+}
+
+// "name", "func:name", "mod:func:name" or "prov:mod:func:name".
+bool parse_description(const char *text, Description *out) {
+  if (!text)
+    return false;
+  std::vector<std::string> parts;
+  std::string_view s(text);
+  for (;;) {
+    std::size_t colon = s.find(':');
+    parts.emplace_back(s.substr(0, colon));
+    if (colon == std::string_view::npos)
+      break;
+    s.remove_prefix(colon + 1);
+  }
+  if (parts.size() > 4)
+    return false;
+  const std::size_t skip = 4 - parts.size();
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (!valid_glob(parts[i]))
+      return false;
+    out->part[skip + i] = std::move(parts[i]);
+  }
+  return true;
+}
+
+bool matches(const Description &d, const SdtProbeEntry &p) {
+  const std::string *field[4] = {&p.provider, &p.module, &p.function, &p.name};
+  for (int i = 0; i < 4; ++i)
+    if (!d.part[i].empty() &&
+        fnmatch(d.part[i].c_str(), field[i]->c_str(), 0) != 0)
+      return false;
+  return true;
+}
+
+int bad_pattern(xsdt_error *err, const char *pattern) {
+  return fail(err, XSDT_ERR_BAD_PATTERN,
+              "pattern '%s' is not a probe description "
+              "[[[provider:]module:]function:]name of fnmatch globs",
+              pattern ? pattern : "(null)");
+}
+
+// ---- First use -------------------------------------------------------------
+
+bool g_started = false; // under api_lock()
+bool g_jump_ok = false; // jump mode can be written on this system
+int g_start_errno = 0;
+
+// Once, before the first site is written: the barrier mode (the fire path
+// reads it without ordering, so it must not change while sites are live),
+// the slot key, the fork handler and the SIGTRAP hook.
+bool start(xsdt_error *err) {
+  if (g_started)
+    return true;
+  if (int e = pthread_key_create(&g_slot_key, give_back_slot)) {
+    fail(err, XSDT_ERR_INTERNAL, "pthread_key_create: %s", std::strerror(e));
+    return false;
+  }
+  if (int e = pthread_atfork(nullptr, nullptr, reset_after_fork)) {
+    pthread_key_delete(g_slot_key);
+    fail(err, XSDT_ERR_INTERNAL, "pthread_atfork: %s", std::strerror(e));
+    return false;
+  }
+  // XSDT_SDT_BARRIER=fence forces the fence mode (what the fire path does
+  // where membarrier is missing), to test it on systems that have one.
+  const char *forced = std::getenv("XSDT_SDT_BARRIER");
+  bool membarrier = false;
+  if (!forced || std::strcmp(forced, "fence") != 0) {
+    long commands = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    membarrier = commands > 0 &&
+                 (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+                 syscall(__NR_membarrier,
+                         MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+  }
+  g_fire_fences.store(!membarrier, std::memory_order_seq_cst);
+  // Jump sites wider than one store need every thread serialized between
+  // the protocol's steps (x86): without that, only trap mode is safe.
+  g_jump_ok =
+      !machdep::jump_needs_trap_first() || machdep::serialize_all_threads();
+  g_start_errno = errno;
+  set_sdt_trap_hook(resume_after_trap);
+  g_started = true;
+  return true;
+}
+
+// ---- Enable and disable ----------------------------------------------------
+
+// One site of one probe in a batch, for the error messages.
+struct Target {
+  SdtProbeEntry *probe;
+  EnabledSite site;
+};
+
+int patch_failure(xsdt_error *err, const PatchFailure &f,
+                  const std::vector<Target> &targets, const char *doing) {
+  const Target &t = targets.at(f.tag);
+  return fail(err, f.code, "probe %s, site %#lx: %s: %s", t.probe->id.c_str(),
+              addr(t.site.site), doing, f.reason.c_str());
+}
+
+int enable_impl(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
+                void *user, xsdt_error *err) {
+  Description desc;
+  if (!parse_description(pattern, &desc))
+    return bad_pattern(err, pattern);
+  if (mode != XSDT_MODE_AUTO && mode != XSDT_MODE_JUMP &&
+      mode != XSDT_MODE_TRAP)
+    return fail(err, XSDT_ERR_BAD_MODE, "unknown mode %d",
+                static_cast<int>(mode));
+  if (!handler)
+    return fail(err, XSDT_ERR_INTERNAL, "no handler given");
+
+  std::lock_guard<std::mutex> guard(api_lock());
+  refresh();
+  Registry &reg = registry();
+  std::vector<SdtProbeEntry *> chosen;
+  for (SdtProbeEntry *p : reg.probes)
+    if (matches(desc, *p))
+      chosen.push_back(p);
+  if (chosen.empty())
+    return fail(err, XSDT_ERR_NO_MATCH, "no SDT probe matches '%s'", pattern);
+  if (!start(err))
+    return -1;
+
+  xsdt_mode how = mode == XSDT_MODE_AUTO
+                      ? (g_jump_ok ? XSDT_MODE_JUMP : XSDT_MODE_TRAP)
+                      : mode;
+  if (how == XSDT_MODE_JUMP && !g_jump_ok)
+    return fail(err, XSDT_ERR_BAD_MODE,
+                "jump mode needs all threads serialized between writes "
+                "(membarrier SYNC_CORE: %s); use trap mode",
+                std::strerror(g_start_errno));
+  for (const SdtProbeEntry *p : chosen) {
+    if (p->mode == how)
+      return fail(err, XSDT_ERR_ALREADY_ENABLED,
+                  "probe %s is already enabled (%s mode)", p->id.c_str(),
+                  mode_name(p->mode));
+    if (p->mode != XSDT_MODE_AUTO)
+      return fail(err, XSDT_ERR_MODE_CONFLICT,
+                  "probe %s is enabled in %s mode (%zu sites, first at "
+                  "%#lx): disable it before enabling it in %s mode",
+                  p->id.c_str(), mode_name(p->mode), p->sites.size(),
+                  addr(p->sites.empty() ? 0 : p->sites[0].site),
+                  mode_name(how));
+  }
+
+  // Every valid site of the chosen probes, written as one batch.
+  ++g_batch;
+  for (SdtProbeEntry *p : chosen)
+    p->batch = g_batch;
+  std::vector<Target> targets;
+  std::vector<CodeWrite> writes;
+  const std::size_t size = machdep::jump_site_size();
+  for (const RegisteredSite &s : reg.sites) {
+    if (s.probe->batch != g_batch)
+      continue;
+    CodeWrite w;
+    w.addr = s.site;
+    w.size = size;
+    w.prot = s.prot;
+    w.tag = targets.size();
+    std::memcpy(w.from, machdep::jump_site_nop(), size);
+    targets.push_back(Target{s.probe, EnabledSite{s.site, s.target, s.prot}});
+    if (!enabled_bytes(how, targets.back().site, w.to))
+      return fail(err, XSDT_ERR_INTERNAL,
+                  "probe %s, site %#lx: target %#lx out of the jump's reach",
+                  s.probe->id.c_str(), addr(s.site), addr(s.target));
+    writes.push_back(w);
+  }
+
+  // A trap at a site resumes at its out-of-line block: trap mode, and the
+  // trap-first protocol's trap while a jump to that block is written.
+  const bool traps = how == XSDT_MODE_TRAP || machdep::jump_needs_trap_first();
+  if (traps && !writes.empty()) {
+    if (install_sigtrap_handler(err) != 0)
+      return -1;
+    std::vector<TrapEntry> entries;
+    for (const Target &t : targets)
+      entries.push_back(TrapEntry{t.site.site, t.site.target});
+    add_traps(std::move(entries));
+  }
+  PatchFailure failure;
+  const bool any_write = !writes.empty();
+  const bool written = apply_code_writes(std::move(writes), &failure);
+  if (traps && any_write && (!written || how == XSDT_MODE_JUMP)) {
+    // The sites hold no trap now (jump written, or all restored).
+    std::vector<std::uintptr_t> sites;
+    for (const Target &t : targets)
+      sites.push_back(t.site.site);
+    remove_traps(std::move(sites));
+  }
+  if (!written)
+    return patch_failure(err, failure, targets, "enable");
+
+  for (SdtProbeEntry *p : chosen)
+    p->sites.clear();
+  for (const Target &t : targets)
+    t.probe->sites.push_back(t.site);
+  for (SdtProbeEntry *p : chosen) {
+    std::sort(p->sites.begin(), p->sites.end(),
+              [](const EnabledSite &a, const EnabledSite &b) {
+                return a.site < b.site;
+              });
+    p->mode = how;
+    p->armed = new Armed{handler, user, &p->info};
+    reg.enabled.push_back(p);
+    __atomic_store_n(&p->probe->runtime, static_cast<void *>(p->armed),
+                     __ATOMIC_RELEASE);
+  }
+  clear(err);
+  return static_cast<int>(chosen.size());
+}
+
+int disable_impl(const char *pattern, xsdt_error *err) {
+  Description desc;
+  if (!parse_description(pattern, &desc))
+    return bad_pattern(err, pattern);
+  std::lock_guard<std::mutex> guard(api_lock());
+  refresh(); // forgets the probes of unloaded objects: their code is gone
+  Registry &reg = registry();
+  std::vector<SdtProbeEntry *> going, staying;
+  for (SdtProbeEntry *p : reg.enabled)
+    (matches(desc, *p) ? going : staying).push_back(p);
+  if (going.empty())
+    return fail(err, XSDT_ERR_NOT_ENABLED, "no enabled SDT probe matches '%s'",
+                pattern);
+
+  std::vector<Target> targets;
+  std::vector<CodeWrite> writes;
+  const std::size_t size = machdep::jump_site_size();
+  bool jumps = false;
+  for (SdtProbeEntry *p : going) {
+    jumps = jumps || p->mode == XSDT_MODE_JUMP;
+    for (const EnabledSite &s : p->sites) {
+      CodeWrite w;
+      w.addr = s.site;
+      w.size = size;
+      w.prot = s.prot;
+      w.tag = targets.size();
+      enabled_bytes(p->mode, s, w.from); // in reach: it was written so
+      std::memcpy(w.to, machdep::jump_site_nop(), size);
+      targets.push_back(Target{p, s});
+      writes.push_back(w);
+    }
+  }
+
+  // While a jump is turned back into the NOP, a trap at it skips the site.
+  // Trap-mode sites keep their entries (resume at the block) until their
+  // traps are gone.
+  const bool protocol = jumps && machdep::jump_needs_trap_first();
+  std::vector<TrapEntry> skips;
+  if (protocol)
+    for (const Target &t : targets)
+      if (t.probe->mode == XSDT_MODE_JUMP)
+        skips.push_back(TrapEntry{t.site.site, t.site.site + size});
+  std::vector<std::uintptr_t> skip_sites;
+  for (const TrapEntry &e : skips)
+    skip_sites.push_back(e.site);
+  add_traps(std::move(skips));
+  PatchFailure failure;
+  const bool written = apply_code_writes(std::move(writes), &failure);
+  if (!written) {
+    // Nothing changed: every site holds what it held (jumps or traps).
+    remove_traps(std::move(skip_sites));
+    return patch_failure(err, failure, targets, "disable");
+  }
+  std::vector<std::uintptr_t> sites;
+  for (const Target &t : targets)
+    sites.push_back(t.site.site);
+  remove_traps(std::move(sites));
+
+  // No site jumps or traps to the handlers any more; now make sure that no
+  // thread is still on its way into one.
+  for (SdtProbeEntry *p : going)
+    __atomic_store_n(&p->probe->runtime, nullptr, __ATOMIC_SEQ_CST);
+  wait_for_handlers();
+  for (SdtProbeEntry *p : going) {
+    delete p->armed; // no thread can still read it
+    p->armed = nullptr;
+    p->mode = XSDT_MODE_AUTO;
+    p->sites.clear();
+  }
+  reg.enabled = std::move(staying);
+  clear(err);
+  return static_cast<int>(going.size());
+}
+
+// ---- Listing (visitors run without the lock, so they may enable) -----------
+
+int list_impl(xsdt_sdt_probe_visitor visit, void *user, xsdt_error *err) {
+  std::vector<const xsdt_sdt_probe_info *> infos;
+  {
+    std::lock_guard<std::mutex> guard(api_lock());
+    refresh();
+    for (const SdtProbeEntry *p : registry().probes)
+      infos.push_back(&p->info); // never freed
+  }
+  clear(err);
+  if (visit)
+    for (const xsdt_sdt_probe_info *info : infos)
+      visit(info, user);
+  return static_cast<int>(infos.size());
+}
+
+int list_sites_impl(xsdt_sdt_site_visitor visit, void *user, xsdt_error *err) {
+  std::vector<RegisteredSite> sites;
+  std::vector<xsdt_mode> states;
+  {
+    std::lock_guard<std::mutex> guard(api_lock());
+    refresh();
+    sites = registry().sites;
+    for (const RegisteredSite &s : sites)
+      states.push_back(enabled_at(*s.probe, s.site) ? s.probe->mode
+                                                    : XSDT_MODE_AUTO);
+  }
+  clear(err);
+  for (std::size_t i = 0; visit && i < sites.size(); ++i) {
+    const RegisteredSite &s = sites[i];
+    xsdt_sdt_site_info info{&s.probe->info, s.site, s.target,
+                            s.function.c_str(), states[i]};
+    visit(&info, user);
+  }
+  return static_cast<int>(sites.size());
+}
+
+int list_invalid_impl(xsdt_sdt_invalid_visitor visit, void *user,
+                      xsdt_error *err) {
+  std::vector<std::string> invalid;
+  {
+    std::lock_guard<std::mutex> guard(api_lock());
+    refresh();
+    invalid = registry().invalid;
+  }
+  clear(err);
+  if (visit)
+    for (const std::string &message : invalid)
+      visit(message.c_str(), user);
+  return static_cast<int>(invalid.size());
+}
+
+} // namespace
+} // namespace xsdt::rt
+
+// ---- C entry points: no exception crosses into C ---------------------------
+
+extern "C" {
+
+// The out-of-line path of every site. Hot: a jump-mode hit costs this
+// function plus the handler's call.
+void xsdt_sdt_fire(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
+                   uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+                   uint64_t a6) {
+  using namespace xsdt::rt;
+  // Disabled (a thread that passed the site just before a disable): one
+  // load. The acquire pairs with the enable's publication, which follows
+  // the barrier-mode decision.
+  if (!__atomic_load_n(&probe->runtime, __ATOMIC_ACQUIRE))
+    return;
+  ThreadSlot *slot = t_slot;
+  if (__builtin_expect(slot == nullptr, 0)) {
+    fire_without_slot(probe, a0, a1, a2, a3, a4, a5, a6);
+    return;
+  }
+  fire_in_slot(slot, probe, a0, a1, a2, a3, a4, a5, a6);
+}
+
+int xsdt_sdt_list(xsdt_sdt_probe_visitor visit, void *user, xsdt_error *err) {
+  try {
+    return xsdt::rt::list_impl(visit, user, err);
+  } catch (...) {
+    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
+  }
+}
+
+int xsdt_sdt_list_sites(xsdt_sdt_site_visitor visit, void *user,
+                        xsdt_error *err) {
+  try {
+    return xsdt::rt::list_sites_impl(visit, user, err);
+  } catch (...) {
+    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
+  }
+}
+
+int xsdt_sdt_list_invalid(xsdt_sdt_invalid_visitor visit, void *user,
+                          xsdt_error *err) {
+  try {
+    return xsdt::rt::list_invalid_impl(visit, user, err);
+  } catch (...) {
+    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
+  }
+}
+
+int xsdt_sdt_enable(const char *pattern, xsdt_mode mode,
+                    xsdt_sdt_handler handler, void *user, xsdt_error *err) {
+  try {
+    return xsdt::rt::enable_impl(pattern, mode, handler, user, err);
+  } catch (...) {
+    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
+  }
+}
+
+int xsdt_sdt_disable(const char *pattern, xsdt_error *err) {
+  try {
+    return xsdt::rt::disable_impl(pattern, err);
+  } catch (...) {
+    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
+  }
+}
+
+void xsdt_get_patch_stats(xsdt_patch_stats *out) {
+  if (out)
+    xsdt::rt::read_patch_stats(out);
+}
+
+} // extern "C"

@@ -13,13 +13,26 @@
  * Probes are SDT(9) probes (<xsdt/sdt.h>, jump or trap mode) and stapsdt
  * USDT probes (<xsdt/usdt.h>, <sys/sdt.h>; trap mode only). A USDT probe's
  * id is "provider:module:function:name" with module the object's file name
- * and function the symbol holding the site. Descriptions are globs as in
- * <xsdt/sdt-runtime.h>.
+ * (basename; the program's own for the main program) and function the
+ * symbol holding the site, read from the object file's .symtab (.dynsym
+ * when stripped; "" when no symbol covers it). Sites with the same id form
+ * one probe. Descriptions are globs as in <xsdt/sdt-runtime.h>.
+ *
+ * USDT probes are patched per "provider:name" (the trap runtime's unit):
+ * enabling one patches the same-named sites of other modules or functions
+ * too; their hits are ignored, not recorded or counted. A probe can be
+ * enabled by one handle at a time (the runtimes refuse a second enable).
+ *
+ * A handle is not thread-safe: call its functions from one thread at a
+ * time (the probes may fire on any thread). Callbacks must not call
+ * xsdt_close().
  *
  * Hits are written to per-thread buffers without locks (trap-mode hits
  * from the signal handler too). A hit that finds its buffer full, or no
  * buffer left for a new thread, is dropped and counted: xsdt_drops() and
- * every xsdt_work() report them; they are never silent.
+ * every xsdt_work() report them; they are never silent. A hit that
+ * interrupts (in a signal handler) another hit of the same thread while it
+ * writes to the buffer is dropped and counted the same way.
  *
  * Errors: functions return -1 (or NULL) and set the handle's error, read
  * with xsdt_errno() and xsdt_errmsg() (code plus a message naming the
@@ -56,7 +69,9 @@ typedef struct xsdt_probedesc {
   xsdt_mode mode; /* how it is enabled: XSDT_MODE_JUMP or XSDT_MODE_TRAP */
   int argc;
   /* SDT: the definition's types; USDT: the note's arg specs as types, e.g.
-   * "-4@%edi"; translated_types is "" for each arg when not translated. */
+   * "-4@%edi" (of its first site); translated_types is "" for each arg
+   * when not translated. An untyped SDT_PROBE_DEFINE has argc 0, but its
+   * records carry all XSDT_SDT_MAX_ARGS arguments as passed. */
   const char *const *native_types;
   const char *const *translated_types;
 } xsdt_probedesc;
@@ -82,34 +97,54 @@ typedef enum xsdt_workstatus {
 } xsdt_workstatus;
 
 /* Opens a handle. version must be XSDT_VERSION. NULL and *errp set on
- * failure. */
+ * failure (XSDT_ERR_VERSION, XSDT_ERR_INTERNAL); *errp is XSDT_OK on
+ * success. errp may be NULL. */
 xsdt_hdl *xsdt_open(int version, int *errp);
 
 /* Selects the probes matching description for this handle (before go).
  * XSDT_MODE_AUTO picks jump for SDT probes and trap for USDT probes;
- * XSDT_MODE_JUMP on a USDT probe is XSDT_ERR_BAD_MODE. Returns the number
- * of probes matched (0 is XSDT_ERR_NO_MATCH), or -1. */
+ * XSDT_MODE_JUMP on a USDT probe is XSDT_ERR_BAD_MODE. Selecting a probe
+ * again keeps its index; asking for the other mode explicitly is
+ * XSDT_ERR_MODE_CONFLICT. All-or-nothing per call. Returns the number of
+ * probes matched, selected before or not (0 is XSDT_ERR_NO_MATCH), or -1.
+ * An empty description or more than four parts is XSDT_ERR_BAD_PATTERN. */
 int xsdt_enable_probes(xsdt_hdl *h, const char *description, xsdt_mode mode);
 
 /* Options, before go: "bufsize" (bytes per thread buffer, with an optional
- * k/m suffix; default 64k), "nthreads" (buffers, i.e. threads that can
- * record; default 64). Returns 0 or -1 (XSDT_ERR_BAD_OPTION). */
+ * k/m suffix, 64 to 256m, used in whole 8-byte units; default 64k),
+ * "nthreads" (buffers, i.e. threads that can record, 1 to 4096; default
+ * 64). A record takes 16 bytes plus 8 per argument. Returns 0 or -1
+ * (XSDT_ERR_BAD_OPTION; XSDT_ERR_BAD_STATE after go). */
 int xsdt_setopt(xsdt_hdl *h, const char *option, const char *value);
-/* The current value as text, or NULL for an unknown option. */
+/* The current value as decimal text ("262144" after "256k"), or NULL for
+ * an unknown option. Valid until the next xsdt_setopt(). */
 const char *xsdt_getopt(xsdt_hdl *h, const char *option);
 
-/* Enables every selected probe (all-or-nothing). Returns 0 or -1. */
+/* Allocates every buffer (nthreads x bufsize) and enables every selected
+ * probe (all-or-nothing: on a failure what this go enabled is disabled
+ * again and the handle stays configurable). Returns 0 or -1 (the
+ * runtime's code, with a message naming the probe). */
 int xsdt_go(xsdt_hdl *h);
 
-/* Hands every buffered record to consume, thread by thread. Returns
- * XSDT_WORKSTATUS_DONE once stopped and drained. */
+/* Hands every buffered record to consume, thread by thread, each thread's
+ * oldest first (consume NULL discards them). A consume result other than
+ * XSDT_CONSUME_NEXT ends the drain after that record, and the call returns
+ * XSDT_WORKSTATUS_OKAY; the rest stays for the next call. Either way it
+ * then reports the drops since the previous call to the drop handler, if
+ * any. Returns XSDT_WORKSTATUS_DONE once stopped and drained,
+ * XSDT_WORKSTATUS_ERROR before go. */
 xsdt_workstatus xsdt_work(xsdt_hdl *h, xsdt_consume_f *consume, void *arg);
 
 /* Disables the probes; no record is added after it returns. The records
- * already buffered stay readable with xsdt_work(). Returns 0 or -1. */
+ * already buffered stay readable with xsdt_work(). Returns 0 or -1 (a
+ * probe the runtime could not disable; the others are disabled, and the
+ * handle's memory is then kept after close, since a handler may still
+ * run). */
 int xsdt_stop(xsdt_hdl *h);
 
-/* count() per probe: hits seen (recorded or dropped), in index order. */
+/* count() per probe: hits seen (recorded or dropped), in index order;
+ * after go (live while running). visit returns 0 to go on, anything else
+ * ends the walk. */
 typedef int xsdt_aggregate_f(const xsdt_probedesc *probe, uint64_t count,
                              void *arg);
 int xsdt_aggregate_walk(xsdt_hdl *h, xsdt_aggregate_f *visit, void *arg);
@@ -119,8 +154,17 @@ int xsdt_aggregate_print(xsdt_hdl *h, FILE *out);
 /* Records dropped since go (buffer full or no buffer for the thread). */
 uint64_t xsdt_drops(xsdt_hdl *h);
 
-/* The handle's last error code and a message for a code: the handle's own
- * message when code is its last error, the generic text otherwise. */
+/* Drop reports: xsdt_work() calls handler once per buffer whose drops
+ * grew since the previous report, with the buffer's thread id (0 for the
+ * hits of threads that found no free buffer) and the new drops. Nothing is
+ * printed without a handler; xsdt_drops() counts either way. */
+typedef void xsdt_drop_f(uint64_t tid, uint64_t drops, void *arg);
+int xsdt_handle_drop(xsdt_hdl *h, xsdt_drop_f *handler, void *arg);
+
+/* The handle's last error code (set by the last failing call; success
+ * does not clear it) and a message for a code: the handle's own message
+ * when code is its last error, the generic text otherwise (also for a NULL
+ * handle, e.g. after xsdt_open failed). */
 int xsdt_errno(xsdt_hdl *h);
 const char *xsdt_errmsg(xsdt_hdl *h, int code);
 

@@ -1,0 +1,79 @@
+// Private to libxsdt: what the USDT part (runtime.cpp) and the SDT part
+// (sdt_runtime.cpp) share. One lock for every enable and disable, so the
+// two never write the same page at once and a site is never enabled both
+// ways; one SIGTRAP handler with a hook for SDT traps; and the code
+// patcher: batched, verified, all-or-nothing site writes. All of it is
+// defined in runtime.cpp, so a program that only uses USDT probes does not
+// pull in the SDT part.
+#ifndef XSDT_RUNTIME_PATCH_H
+#define XSDT_RUNTIME_PATCH_H
+
+#include "xsdt/runtime.h"
+#include "xsdt/sdt-runtime.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace xsdt::rt {
+
+// Held by every enable, disable and list call of both parts.
+std::mutex &api_lock();
+
+// Installs the runtime's SIGTRAP handler once; the previous disposition is
+// kept for traps that are not ours. Returns 0, or -1 and fills err. Call
+// with api_lock() held.
+int install_sigtrap_handler(xsdt_error *err);
+
+// The SDT part's share of the SIGTRAP handler: given the site a trap maps
+// to, returns the pc to resume at, or 0 when the trap is not an SDT site's.
+// Runs in signal context: lock-free, no allocation. Installed once, by the
+// SDT part's first enable (before it writes any trap).
+using SdtTrapHook = std::uintptr_t (*)(std::uintptr_t site);
+void set_sdt_trap_hook(SdtTrapHook hook);
+
+// ---- The code patcher ----------------------------------------------------
+
+inline constexpr std::size_t kMaxSiteBytes = 8;
+
+// One site to rewrite from `from` to `to` (both `size` bytes: the whole
+// site, so that every byte is verified, not only those that change).
+struct CodeWrite {
+  std::uintptr_t addr = 0;
+  std::size_t size = 0;
+  unsigned char from[kMaxSiteBytes] = {};
+  unsigned char to[kMaxSiteBytes] = {};
+  int prot = 0;        // PROT_* of the segment, restored afterwards (0: r-x)
+  std::size_t tag = 0; // the caller's index, reported on failure
+};
+
+struct PatchFailure {
+  xsdt_status code = XSDT_OK; // UNEXPECTED_BYTES, PROTECT or INTERNAL
+  std::size_t tag = 0;        // the write that failed
+  std::string reason;         // "expected 0f 1f 44 00 00, found ..." etc.
+};
+
+// Applies every write or none. Sorted by address and grouped into runs of
+// adjacent pages with one protection; each run is made RWX with one
+// mprotect, written, flushed with one flush_icache and given its
+// protection back. Every write checks the site's bytes just before it
+// stores. A change that fits one aligned 1-, 2- or 4-byte word is one
+// atomic store; a wider one (the x86 jump) uses the trap-first protocol
+// (trap over the head, serialize all threads, the tail, serialize, the
+// head, serialize), so the caller must have published what a trap at such
+// a site means before calling. On any failure every site already written
+// is put back to its `from` bytes, pages get their protection back, and
+// failure says what went wrong. Call with api_lock() held.
+bool apply_code_writes(std::vector<CodeWrite> writes, PatchFailure *failure);
+
+// "0f 1f 44 00 00".
+std::string hex_bytes(const unsigned char *p, std::size_t n);
+
+// The counters behind xsdt_get_patch_stats().
+void read_patch_stats(xsdt_patch_stats *out);
+
+} // namespace xsdt::rt
+
+#endif // XSDT_RUNTIME_PATCH_H
