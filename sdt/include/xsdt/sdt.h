@@ -23,8 +23,8 @@
  * width (the NOP of <xsdt/usdt.h> sites). The arguments are evaluated only
  * on the out-of-line path, which the runtime (libxsdt) enables by patching
  * the NOP into a jump to it (or into a trap that resumes there). That path
- * calls xsdt_sdt_fire() with the probe and its arguments and falls back to
- * the code after the site.
+ * calls xsdt_sdt_fire<n>() with the probe and its arguments and falls back
+ * to the code after the site.
  *
  * ELF layout (read by libxsdt at run time and by `xsdt-inspect` from files;
  * all offsets are self-relative 32-bit values, so PIE and shared objects
@@ -72,10 +72,30 @@ struct xsdt_sdt_probe {
 
 /* The out-of-line path of every site: in libxsdt. Arguments are converted
  * to 64 bits: integers and enums sign- or zero-extended by their type,
- * pointers zero-extended. */
+ * pointers zero-extended. A site of an n-argument probe calls
+ * xsdt_sdt_fire<n>: passing only what it has keeps small probes' calls in
+ * registers (x86-64 has six), so the compiler reserves no outgoing stack
+ * area on the hot path for them. xsdt_sdt_fire takes all seven. */
 void xsdt_sdt_fire(struct xsdt_sdt_probe *probe, uint64_t arg0, uint64_t arg1,
                    uint64_t arg2, uint64_t arg3, uint64_t arg4, uint64_t arg5,
                    uint64_t arg6);
+void xsdt_sdt_fire0(struct xsdt_sdt_probe *probe);
+void xsdt_sdt_fire1(struct xsdt_sdt_probe *probe, uint64_t arg0);
+void xsdt_sdt_fire2(struct xsdt_sdt_probe *probe, uint64_t arg0,
+                    uint64_t arg1);
+void xsdt_sdt_fire3(struct xsdt_sdt_probe *probe, uint64_t arg0,
+                    uint64_t arg1, uint64_t arg2);
+void xsdt_sdt_fire4(struct xsdt_sdt_probe *probe, uint64_t arg0,
+                    uint64_t arg1, uint64_t arg2, uint64_t arg3);
+void xsdt_sdt_fire5(struct xsdt_sdt_probe *probe, uint64_t arg0,
+                    uint64_t arg1, uint64_t arg2, uint64_t arg3,
+                    uint64_t arg4);
+void xsdt_sdt_fire6(struct xsdt_sdt_probe *probe, uint64_t arg0,
+                    uint64_t arg1, uint64_t arg2, uint64_t arg3,
+                    uint64_t arg4, uint64_t arg5);
+void xsdt_sdt_fire7(struct xsdt_sdt_probe *probe, uint64_t arg0,
+                    uint64_t arg1, uint64_t arg2, uint64_t arg3,
+                    uint64_t arg4, uint64_t arg5, uint64_t arg6);
 
 #ifdef __cplusplus
 }
@@ -251,48 +271,56 @@ sdt_arg(T v) {
   ".4byte " XSDT_STR_(sym) " - .\n"                                            \
   ".popsection\n"
 
-#define XSDT_SDT_SITE_(label, sym, a0, a1, a2, a3, a4, a5, a6)                 \
+#define XSDT_SDT_SITE_(label, sym, n, ...)                                     \
   do {                                                                         \
     __asm__ goto(XSDT_SDT_SITE_ASM_(sym) : : : : label);                       \
     if (0) {                                                                   \
     label:                                                                     \
       XSDT_SDT_COLD_LABEL_                                                     \
-      xsdt_sdt_fire(&sym, a0, a1, a2, a3, a4, a5, a6);                         \
+      xsdt_sdt_fire##n(&sym, __VA_ARGS__);                                     \
+    }                                                                          \
+  } while (0)
+#define XSDT_SDT_SITE0_(label, sym)                                            \
+  do {                                                                         \
+    __asm__ goto(XSDT_SDT_SITE_ASM_(sym) : : : : label);                       \
+    if (0) {                                                                   \
+    label:                                                                     \
+      XSDT_SDT_COLD_LABEL_                                                     \
+      xsdt_sdt_fire0(&sym);                                                    \
     }                                                                          \
   } while (0)
 
 /* A label per site, unique in the translation unit: __COUNTER__ is expanded
  * once here and handed down. */
-#define XSDT_SDT_FIRE_(prov, mod, func, name, a0, a1, a2, a3, a4, a5, a6)      \
-  XSDT_SDT_SITE_(XSDT_CAT_(xsdt_sdt_enabled_, __COUNTER__),                    \
-                 XSDT_SDT_PROBE_SYM_(prov, mod, func, name), a0, a1, a2, a3,   \
-                 a4, a5, a6)
+#define XSDT_SDT_LABEL_() XSDT_CAT_(xsdt_sdt_enabled_, __COUNTER__)
+#define XSDT_SDT_FIRE_(n, prov, mod, func, name, ...)                          \
+  XSDT_SDT_SITE_(XSDT_SDT_LABEL_(), XSDT_SDT_PROBE_SYM_(prov, mod, func, name), \
+                 n, __VA_ARGS__)
 
 #define XSDT_SDT_PROBE0(prov, mod, func, name)                                 \
-  XSDT_SDT_FIRE_(prov, mod, func, name, 0, 0, 0, 0, 0, 0, 0)
+  XSDT_SDT_SITE0_(XSDT_SDT_LABEL_(), XSDT_SDT_PROBE_SYM_(prov, mod, func, name))
 #define XSDT_SDT_PROBE1(prov, mod, func, name, a0)                             \
-  XSDT_SDT_FIRE_(prov, mod, func, name, XSDT_SDT_ARG_(a0), 0, 0, 0, 0, 0, 0)
+  XSDT_SDT_FIRE_(1, prov, mod, func, name, XSDT_SDT_ARG_(a0))
 #define XSDT_SDT_PROBE2(prov, mod, func, name, a0, a1)                         \
-  XSDT_SDT_FIRE_(prov, mod, func, name, XSDT_SDT_ARG_(a0), XSDT_SDT_ARG_(a1),  \
-                 0, 0, 0, 0, 0)
+  XSDT_SDT_FIRE_(2, prov, mod, func, name, XSDT_SDT_ARG_(a0), XSDT_SDT_ARG_(a1))
 #define XSDT_SDT_PROBE3(prov, mod, func, name, a0, a1, a2)                     \
-  XSDT_SDT_FIRE_(prov, mod, func, name, XSDT_SDT_ARG_(a0), XSDT_SDT_ARG_(a1),  \
-                 XSDT_SDT_ARG_(a2), 0, 0, 0, 0)
+  XSDT_SDT_FIRE_(3, prov, mod, func, name, XSDT_SDT_ARG_(a0),                  \
+                 XSDT_SDT_ARG_(a1), XSDT_SDT_ARG_(a2))
 #define XSDT_SDT_PROBE4(prov, mod, func, name, a0, a1, a2, a3)                 \
-  XSDT_SDT_FIRE_(prov, mod, func, name, XSDT_SDT_ARG_(a0), XSDT_SDT_ARG_(a1),  \
-                 XSDT_SDT_ARG_(a2), XSDT_SDT_ARG_(a3), 0, 0, 0)
+  XSDT_SDT_FIRE_(4, prov, mod, func, name, XSDT_SDT_ARG_(a0),                  \
+                 XSDT_SDT_ARG_(a1), XSDT_SDT_ARG_(a2), XSDT_SDT_ARG_(a3))
 #define XSDT_SDT_PROBE5(prov, mod, func, name, a0, a1, a2, a3, a4)             \
-  XSDT_SDT_FIRE_(prov, mod, func, name, XSDT_SDT_ARG_(a0), XSDT_SDT_ARG_(a1),  \
-                 XSDT_SDT_ARG_(a2), XSDT_SDT_ARG_(a3), XSDT_SDT_ARG_(a4), 0,   \
-                 0)
+  XSDT_SDT_FIRE_(5, prov, mod, func, name, XSDT_SDT_ARG_(a0),                  \
+                 XSDT_SDT_ARG_(a1), XSDT_SDT_ARG_(a2), XSDT_SDT_ARG_(a3),      \
+                 XSDT_SDT_ARG_(a4))
 #define XSDT_SDT_PROBE6(prov, mod, func, name, a0, a1, a2, a3, a4, a5)         \
-  XSDT_SDT_FIRE_(prov, mod, func, name, XSDT_SDT_ARG_(a0), XSDT_SDT_ARG_(a1),  \
-                 XSDT_SDT_ARG_(a2), XSDT_SDT_ARG_(a3), XSDT_SDT_ARG_(a4),      \
-                 XSDT_SDT_ARG_(a5), 0)
+  XSDT_SDT_FIRE_(6, prov, mod, func, name, XSDT_SDT_ARG_(a0),                  \
+                 XSDT_SDT_ARG_(a1), XSDT_SDT_ARG_(a2), XSDT_SDT_ARG_(a3),      \
+                 XSDT_SDT_ARG_(a4), XSDT_SDT_ARG_(a5))
 #define XSDT_SDT_PROBE7(prov, mod, func, name, a0, a1, a2, a3, a4, a5, a6)     \
-  XSDT_SDT_FIRE_(prov, mod, func, name, XSDT_SDT_ARG_(a0), XSDT_SDT_ARG_(a1),  \
-                 XSDT_SDT_ARG_(a2), XSDT_SDT_ARG_(a3), XSDT_SDT_ARG_(a4),      \
-                 XSDT_SDT_ARG_(a5), XSDT_SDT_ARG_(a6))
+  XSDT_SDT_FIRE_(7, prov, mod, func, name, XSDT_SDT_ARG_(a0),                  \
+                 XSDT_SDT_ARG_(a1), XSDT_SDT_ARG_(a2), XSDT_SDT_ARG_(a3),      \
+                 XSDT_SDT_ARG_(a4), XSDT_SDT_ARG_(a5), XSDT_SDT_ARG_(a6))
 
 /* ---- The FreeBSD spellings ---------------------------------------------- */
 

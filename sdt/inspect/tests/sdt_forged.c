@@ -14,15 +14,7 @@
  *   SITES_SIZE   4 stray bytes in xsdt_sdt_sites (malformed) */
 #include <xsdt/sdt.h>
 
-__attribute__((noinline)) void xsdt_sdt_fire(struct xsdt_sdt_probe *probe,
-                                             uint64_t a0, uint64_t a1,
-                                             uint64_t a2, uint64_t a3,
-                                             uint64_t a4, uint64_t a5,
-                                             uint64_t a6) {
-  (void)probe, (void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5,
-      (void)a6;
-  __asm__ volatile("" ::: "memory");
-}
+#include "fire_stubs.h"
 
 SDT_PROVIDER_DEFINE(forge);
 SDT_PROBE_DEFINE1(forge, , , good, "int");

@@ -4,18 +4,7 @@
  * definitions below and the functions holding the sites. */
 #include <xsdt/sdt.h>
 
-/* The out-of-line path's callee, libxsdt's in a real program. The empty
- * asm keeps the compiler from proving the call useless and dropping the
- * out-of-line blocks the site records point at. */
-__attribute__((noinline)) void xsdt_sdt_fire(struct xsdt_sdt_probe *probe,
-                                             uint64_t a0, uint64_t a1,
-                                             uint64_t a2, uint64_t a3,
-                                             uint64_t a4, uint64_t a5,
-                                             uint64_t a6) {
-  (void)probe, (void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5,
-      (void)a6;
-  __asm__ volatile("" ::: "memory");
-}
+#include "fire_stubs.h"
 
 SDT_PROVIDER_DEFINE(demo);
 

@@ -1059,10 +1059,11 @@ int list_invalid_impl(xsdt_sdt_invalid_visitor visit, void *user,
 extern "C" {
 
 // The out-of-line path of every site. Hot: a jump-mode hit costs this
-// function plus the handler's call.
-void xsdt_sdt_fire(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
-                   uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
-                   uint64_t a6) {
+// function plus the handler's call. Inlined into every entry point below,
+// so that a site's call reaches the handler without another call.
+__attribute__((always_inline)) static inline void
+fire_common(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
+            uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6) {
   using namespace xsdt::rt;
   // Disabled (a thread that passed the site just before a disable): one
   // load. The acquire pairs with the enable's publication, which follows
@@ -1075,6 +1076,45 @@ void xsdt_sdt_fire(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
     return;
   }
   fire_in_slot(slot, probe, a0, a1, a2, a3, a4, a5, a6);
+}
+
+void xsdt_sdt_fire(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
+                   uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+                   uint64_t a6) {
+  fire_common(probe, a0, a1, a2, a3, a4, a5, a6);
+}
+
+// What the sites call: the probe's own argument count, so that a site's
+// call passes few arguments (in registers); the rest read as 0.
+void xsdt_sdt_fire0(struct xsdt_sdt_probe *probe) {
+  fire_common(probe, 0, 0, 0, 0, 0, 0, 0);
+}
+void xsdt_sdt_fire1(struct xsdt_sdt_probe *probe, uint64_t a0) {
+  fire_common(probe, a0, 0, 0, 0, 0, 0, 0);
+}
+void xsdt_sdt_fire2(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1) {
+  fire_common(probe, a0, a1, 0, 0, 0, 0, 0);
+}
+void xsdt_sdt_fire3(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
+                    uint64_t a2) {
+  fire_common(probe, a0, a1, a2, 0, 0, 0, 0);
+}
+void xsdt_sdt_fire4(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
+                    uint64_t a2, uint64_t a3) {
+  fire_common(probe, a0, a1, a2, a3, 0, 0, 0);
+}
+void xsdt_sdt_fire5(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
+                    uint64_t a2, uint64_t a3, uint64_t a4) {
+  fire_common(probe, a0, a1, a2, a3, a4, 0, 0);
+}
+void xsdt_sdt_fire6(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
+                    uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5) {
+  fire_common(probe, a0, a1, a2, a3, a4, a5, 0);
+}
+void xsdt_sdt_fire7(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
+                    uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+                    uint64_t a6) {
+  fire_common(probe, a0, a1, a2, a3, a4, a5, a6);
 }
 
 int xsdt_sdt_list(xsdt_sdt_probe_visitor visit, void *user, xsdt_error *err) {

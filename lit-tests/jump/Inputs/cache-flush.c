@@ -1,0 +1,188 @@
+/* Evidence that freshly written code is made visible to instruction fetch.
+ *
+ * Every arch: the patcher's counters (xsdt_get_patch_stats) over one jump-
+ * mode enable and one disable of 5 probes (5 or more sites): on aarch64 and riscv64, at least
+ * one icache flush per run of patched pages.
+ *
+ * riscv64: fence.i only affects the calling hart, so the runtime must call
+ * the riscv_flush_icache syscall (259) with flags 0 (every thread). QEMU
+ * 7.2 handles that syscall in its cpu loop before -strace sees it, so the
+ * program interposes syscall(3) itself: every call with number 259 is
+ * recorded with its range and flags and a snapshot of the watched sites
+ * taken at the moment of the call, then passed on to the kernel. Each
+ * patched site must be covered by such a call made after its new bytes
+ * were in place (the flush follows the write), in both directions.
+ *
+ * The program writes "xsdt-mark: ..." lines to stderr around enable and
+ * disable, for cache-flush-strace.test to place QEMU's -strace output.
+ * Usage: cache-flush */
+#include "jump-test.h"
+
+#include <errno.h>
+#include <stdarg.h>
+
+SDT_PROVIDER_DEFINE(jf);
+SDT_PROBE_DEFINE1(jf, c, f, a, "int");
+SDT_PROBE_DEFINE1(jf, c, f, b, "int");
+SDT_PROBE_DEFINE1(jf, c, f, c, "int");
+SDT_PROBE_DEFINE1(jf, c, f, d, "int");
+SDT_PROBE_DEFINE0(jf, c, f, e);
+
+static int hits;
+static void on_hit(const xsdt_sdt_probe_info *p, const uint64_t *a,
+                   void *user) {
+  (void)p, (void)a, (void)user;
+  ++hits;
+}
+
+JT_NOIPA void fire_abcd(int x) {
+  SDT_PROBE1(jf, c, f, a, x);
+  SDT_PROBE1(jf, c, f, b, x);
+  SDT_PROBE1(jf, c, f, c, x);
+  SDT_PROBE1(jf, c, f, d, x);
+}
+JT_NOIPA void fire_e(void) { SDT_PROBE0(jf, c, f, e); }
+
+#define NPROBES 5 /* gcc may add copies of a site: at least 5 sites */
+static struct jt_sites sites;
+
+static void mark(const char *what) {
+  char line[64];
+  int n = snprintf(line, sizeof line, "xsdt-mark: %s\n", what);
+  if (write(2, line, (size_t)n) != n)
+    perror("write");
+}
+
+#if defined(__riscv) && __riscv_xlen == 64
+/* ---- riscv64: the flush syscalls, seen from inside ------------------------ */
+#define MAX_FLUSHES 64
+struct flush_call {
+  uintptr_t start, end;
+  unsigned long flags;
+  unsigned char bytes[JT_MAX_SITES][4]; /* the watched sites at the call */
+};
+static struct flush_call flushes[MAX_FLUSHES];
+static int nflushes, watching;
+
+long syscall(long number, ...) {
+  va_list ap;
+  long a[6];
+  va_start(ap, number);
+  for (int i = 0; i < 6; ++i)
+    a[i] = va_arg(ap, long);
+  va_end(ap);
+  if (number == 259 && watching && nflushes < MAX_FLUSHES) {
+    struct flush_call *f = &flushes[nflushes++];
+    f->start = (uintptr_t)a[0];
+    f->end = (uintptr_t)a[1];
+    f->flags = (unsigned long)a[2];
+    for (int i = 0; i < sites.n; ++i)
+      memcpy(f->bytes[i], (const void *)sites.s[i].site, 4);
+  }
+  register long a0 __asm__("a0") = a[0];
+  register long a1 __asm__("a1") = a[1];
+  register long a2 __asm__("a2") = a[2];
+  register long a3 __asm__("a3") = a[3];
+  register long a4 __asm__("a4") = a[4];
+  register long a5 __asm__("a5") = a[5];
+  register long a7 __asm__("a7") = number;
+  __asm__ volatile("ecall"
+                   : "+r"(a0)
+                   : "r"(a1), "r"(a2), "r"(a3), "r"(a4), "r"(a5), "r"(a7)
+                   : "memory");
+  if ((unsigned long)a0 > -4096UL) {
+    errno = (int)-a0;
+    return -1;
+  }
+  return a0;
+}
+
+/* Each site is covered by a flush of every thread made once its bytes were
+ * the ones it holds now. Returns the number of sites without one. */
+static int unflushed_sites(const char *what) {
+  int missing = 0;
+  for (int i = 0; i < sites.n; ++i) {
+    uintptr_t pc = sites.s[i].site;
+    int ok = 0;
+    for (int k = 0; k < nflushes && !ok; ++k)
+      ok = flushes[k].start <= pc && pc + 4 <= flushes[k].end &&
+           flushes[k].flags == 0 &&
+           memcmp(flushes[k].bytes[i], (const void *)pc, 4) == 0;
+    if (!ok) {
+      printf("FAIL %s: no riscv_flush_icache(all threads) after the write of "
+             "%s at %#lx\n",
+             what, sites.s[i].id, (unsigned long)pc);
+      ++missing;
+    }
+  }
+  return missing;
+}
+#endif
+
+int main(void) {
+  jt_list_sites("jf:", &sites);
+  RT_CHECK(sites.n >= NPROBES);
+  if (sites.n < NPROBES)
+    return rt_finish();
+  uintptr_t pcs[JT_MAX_SITES];
+  for (int i = 0; i < sites.n; ++i)
+    pcs[i] = sites.s[i].site;
+  int runs = jt_page_runs(pcs, sites.n);
+
+  xsdt_patch_stats s0, s1, s2;
+#if defined(__riscv) && __riscv_xlen == 64
+  watching = 1;
+#endif
+  xsdt_get_patch_stats(&s0);
+  mark("enable-begin");
+  JT_EXPECT(xsdt_sdt_enable("jf:::", XSDT_MODE_JUMP, on_hit, NULL, &jt_err),
+            NPROBES);
+  mark("enable-end");
+  xsdt_get_patch_stats(&s1);
+#if defined(__riscv) && __riscv_xlen == 64
+  int enable_flushes = nflushes;
+  int enable_missing = unflushed_sites("enable");
+  nflushes = 0;
+#endif
+  fire_abcd(1);
+  fire_e();
+  RT_CHECK(hits == NPROBES);
+  mark("disable-begin");
+  JT_EXPECT(xsdt_sdt_disable("jf:::", &jt_err), NPROBES);
+  mark("disable-end");
+  xsdt_get_patch_stats(&s2);
+#if defined(__riscv) && __riscv_xlen == 64
+  watching = 0;
+  int disable_flushes = nflushes;
+  int disable_missing = unflushed_sites("disable");
+#endif
+  for (int i = 0; i < sites.n; ++i)
+    RT_CHECK(rt_bytes_are(sites.s[i].site, rt_nop));
+
+  long flush_enable = (long)(s1.icache_flushes - s0.icache_flushes);
+  long flush_disable = (long)(s2.icache_flushes - s1.icache_flushes);
+  printf("%d probes, %d sites on %d page run%s\n", NPROBES, sites.n, runs,
+         runs == 1 ? "" : "s");
+#if defined(__aarch64__) || defined(__riscv)
+  printf("icache flushes >= page runs: enable %s, disable %s\n",
+         flush_enable >= runs ? "yes" : "no",
+         flush_disable >= runs ? "yes" : "no");
+  RT_CHECK(flush_enable >= runs && flush_disable >= runs);
+#else
+  /* x86 keeps instruction fetch coherent with stores: nothing to flush.
+   * serialize.test covers the x86 cross-modifying-code protocol. */
+  printf("icache flushes: enable %ld, disable %ld (coherent icache)\n",
+         flush_enable, flush_disable);
+  printf("serializations: enable %ld, disable %ld\n",
+         (long)(s1.serializations - s0.serializations),
+         (long)(s2.serializations - s1.serializations));
+#endif
+#if defined(__riscv) && __riscv_xlen == 64
+  printf("riscv_flush_icache: enable %d calls, %d sites unflushed; disable %d "
+         "calls, %d sites unflushed\n",
+         enable_flushes, enable_missing, disable_flushes, disable_missing);
+  RT_CHECK(enable_flushes > 0 && disable_flushes > 0);
+  RT_CHECK(enable_missing == 0 && disable_missing == 0);
+#endif
+  return rt_finish();
+}

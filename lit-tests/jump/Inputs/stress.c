@@ -1,0 +1,156 @@
+/* Worker threads run through two SDT sites in a loop while the main thread
+ * enables and disables the probes ROUNDS times. Every round must see hits
+ * (the patched site is visible to the other threads); once
+ * xsdt_sdt_disable() returns no handler is running (every handler that
+ * started has finished) and none starts later, checked across a
+ * sched_yield() and a spin; the sites hold exactly the NOP again; every hit's
+ * arguments are its own thread's.
+ *
+ * Usage: stress jump|trap ROUNDS */
+#include "jump-test.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+
+SDT_PROVIDER_DEFINE(js);
+SDT_PROBE_DEFINE3(js, s, f, work, "int", "int", "long long");
+SDT_PROBE_DEFINE0(js, s, f, tick);
+
+/* Two workers and the toggling main thread: more threads than CPUs make
+ * every round wait for a time slice. */
+#define THREADS 2
+
+static int stop;
+static long entered, finished, bad_args;
+
+static void on_hit(const xsdt_sdt_probe_info *p, const uint64_t *a,
+                   void *user) {
+  (void)user;
+  long n = __atomic_add_fetch(&entered, 1, __ATOMIC_SEQ_CST);
+  if (strcmp(p->name, "work") == 0) {
+    /* arg 0 the thread, arg 1 the iteration, arg 2 iteration * 3 + thread */
+    if (a[0] >= THREADS || a[2] != a[1] * 3 + a[0] || a[3] || a[6])
+      __atomic_fetch_add(&bad_args, 1, __ATOMIC_SEQ_CST);
+  } else if (strcmp(p->name, "tick") != 0 || a[0] || a[1] || a[2]) {
+    __atomic_fetch_add(&bad_args, 1, __ATOMIC_SEQ_CST);
+  }
+  /* Linger now and then, so that a disable often finds a handler running:
+   * a short spin, rarely a yield (which makes the disable wait a time
+   * slice). */
+  if (n % 8 == 0)
+    for (int spin = 0; spin < 500; ++spin)
+      __atomic_load_n(&stop, __ATOMIC_RELAXED);
+  if (n % 1024 == 0)
+    sched_yield();
+  __atomic_add_fetch(&finished, 1, __ATOMIC_SEQ_CST);
+}
+
+JT_NOIPA void fire_work(int t, int i, long long check) {
+  SDT_PROBE3(js, s, f, work, t, i, check);
+}
+JT_NOIPA void fire_tick(void) { SDT_PROBE0(js, s, f, tick); }
+
+static void *worker(void *arg) {
+  int t = (int)(intptr_t)arg;
+  for (int i = 0; !__atomic_load_n(&stop, __ATOMIC_RELAXED); ++i) {
+    i &= 0xfffffff;
+    fire_work(t, i, (long long)i * 3 + t);
+    fire_tick();
+  }
+  return NULL;
+}
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static struct jt_sites sites;
+
+int main(int argc, char **argv) {
+  xsdt_mode mode = jt_parse_mode(argc > 1 ? argv[1] : NULL);
+  int rounds = argc > 2 ? atoi(argv[2]) : 0;
+  if (rounds <= 0) {
+    printf("usage: stress jump|trap ROUNDS\n");
+    return 2;
+  }
+  jt_list_sites("js:", &sites);
+  RT_CHECK(sites.n == 2);
+
+  pthread_t threads[THREADS];
+  for (int t = 0; t < THREADS; ++t)
+    RT_CHECK(pthread_create(&threads[t], NULL, worker, (void *)(intptr_t)t) ==
+             0);
+
+  int silent_rounds = 0, running_after_disable = 0, late_hits = 0,
+      bad_bytes = 0, api_errors = 0;
+  for (int r = 0; r < rounds; ++r) {
+    long start = __atomic_load_n(&finished, __ATOMIC_SEQ_CST);
+    if (xsdt_sdt_enable("js:::", mode, on_hit, NULL, &jt_err) != 2) {
+      printf("FAIL round %d: enable: %s: %s\n", r,
+             xsdt_status_name(jt_err.code), jt_err.message);
+      ++api_errors;
+      break;
+    }
+    /* The workers must come through the patched sites. */
+    double deadline = now() + 30;
+    while (__atomic_load_n(&finished, __ATOMIC_SEQ_CST) == start &&
+           now() < deadline)
+      sched_yield();
+    if (__atomic_load_n(&finished, __ATOMIC_SEQ_CST) == start) {
+      printf("FAIL round %d: no hit within 30 s while enabled\n", r);
+      ++silent_rounds;
+    }
+    if (xsdt_sdt_disable("js:::", &jt_err) != 2) {
+      printf("FAIL round %d: disable: %s: %s\n", r,
+             xsdt_status_name(jt_err.code), jt_err.message);
+      ++api_errors;
+      break;
+    }
+    long e = __atomic_load_n(&entered, __ATOMIC_SEQ_CST);
+    long f = __atomic_load_n(&finished, __ATOMIC_SEQ_CST);
+    if (e != f) {
+      printf("FAIL round %d: %ld handlers still running after disable\n", r,
+             e - f);
+      ++running_after_disable;
+    }
+    /* Give the workers time to run into the sites again: a yield, then a
+     * spin. */
+    for (int k = 0; k < 2; ++k) {
+      if (k == 0)
+        sched_yield();
+      else
+        for (int spin = 0; spin < 20000; ++spin)
+          __atomic_load_n(&entered, __ATOMIC_SEQ_CST);
+      if (__atomic_load_n(&entered, __ATOMIC_SEQ_CST) != e) {
+        printf("FAIL round %d: a handler started after disable returned\n", r);
+        ++late_hits;
+        break;
+      }
+    }
+    for (int i = 0; i < sites.n; ++i)
+      if (!rt_bytes_are(sites.s[i].site, rt_nop)) {
+        char hex[32];
+        printf("FAIL round %d: %s at %#lx holds %s after disable\n", r,
+               sites.s[i].id, (unsigned long)sites.s[i].site,
+               jt_hex(hex, sizeof hex, sites.s[i].site));
+        ++bad_bytes;
+      }
+  }
+  __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+  for (int t = 0; t < THREADS; ++t)
+    pthread_join(threads[t], NULL);
+
+  printf("mode %s, %d rounds, %d threads\n", jt_mode_name(mode), rounds,
+         THREADS);
+  printf("hits %ld (at least one per round: %s)\n", finished,
+         silent_rounds ? "no" : "yes");
+  printf("running after disable %d, started after disable %d, bad bytes %d, "
+         "bad args %ld, api errors %d\n",
+         running_after_disable, late_hits, bad_bytes, bad_args, api_errors);
+  RT_CHECK(!silent_rounds && !running_after_disable && !late_hits &&
+           !bad_bytes && !bad_args && !api_errors);
+  return rt_finish();
+}

@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""Checks the jumps that libxsdt wrote into SDT(9) sites, independently of it.
+
+Usage: check-jumps.py --arch ARCH --objdump OBJDUMP --elf PROGRAM DUMP
+                      [--inspect XSDT_INSPECT]
+
+DUMP is written by the test program (lit-tests/jump/Inputs/patch-bytes.c):
+
+    bias 0x<run-time minus link-time address of the main program>
+    site 0x<addr> target 0x<addr> bytes <hex bytes read while enabled> id <probe> function <name or ->
+    ...
+
+For every site:
+  * the enabled bytes are disassembled with OBJDUMP (`-D -b binary -m
+    <machine> --adjust-vma=<site>`) and must be exactly one unconditional
+    jump (x86 `jmp`, aarch64 `b`, riscv `j` / `jal zero,`) of the site's
+    width whose target is the record's target;
+  * site - bias and target - bias must be a {site, target} record of the
+    PROGRAM's `xsdt_sdt_sites` section, read from the ELF file here (the
+    records are self-relative 32-bit offsets, see <xsdt/sdt.h>), and the
+    file's bytes at that link-time site must be the arch's NOP.
+Every record of the file must have been dumped (the program lists them all).
+
+With --inspect, `xsdt-inspect list --json PROGRAM` (a third reader of the
+records, from the file) must list exactly the dumped sites: each under the
+same probe id, with the same link-time target and function, and valid.
+
+Prints one line per site and a summary; exits 1 on any mismatch.
+"""
+import argparse
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+# Architecture facts (the facts sheet, section 4), independent of libxsdt.
+ARCHES = {
+    #          objdump -m      site size  NOP                           jump mnemonics
+    "x86_64": ("i386:x86-64", 5, bytes.fromhex("0f1f440000"), {"jmp", "jmpq"}),
+    "i386": ("i386", 5, bytes.fromhex("0f1f440000"), {"jmp", "jmpl"}),
+    "aarch64": ("aarch64", 4, bytes.fromhex("1f2003d5"), {"b"}),
+    "riscv64": ("riscv:rv64", 4, bytes.fromhex("13000000"), {"j", "jal"}),
+}
+
+
+class Elf:
+    """The little ELF reading this needs: section headers and contents."""
+
+    def __init__(self, path):
+        with open(path, "rb") as f:
+            self.data = f.read()
+        d = self.data
+        if d[:4] != b"\x7fELF":
+            raise ValueError(f"{path}: not an ELF file")
+        self.is64 = d[4] == 2
+        if d[5] != 1:
+            raise ValueError(f"{path}: not little-endian")
+        if self.is64:
+            shoff, = struct.unpack_from("<Q", d, 0x28)
+            shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x3A)
+        else:
+            shoff, = struct.unpack_from("<I", d, 0x20)
+            shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x2E)
+        self.sections = []
+        for i in range(shnum):
+            off = shoff + i * shentsize
+            if self.is64:
+                name, typ, flags, addr, offset, size = struct.unpack_from("<IIQQQQ", d, off)
+            else:
+                name, typ, flags, addr, offset, size = struct.unpack_from("<IIIIII", d, off)
+            self.sections.append({"name_off": name, "type": typ, "flags": flags,
+                                  "addr": addr, "offset": offset, "size": size})
+        strtab = self.sections[shstrndx]
+        for s in self.sections:
+            start = strtab["offset"] + s["name_off"]
+            s["name"] = d[start:d.index(b"\0", start)].decode()
+
+    def section(self, name):
+        for s in self.sections:
+            if s["name"] == name:
+                return s
+        return None
+
+    def bytes_at(self, addr, n):
+        """The file's bytes at a link-time address (a PROGBITS section)."""
+        for s in self.sections:
+            if s["type"] == 1 and s["addr"] and s["addr"] <= addr and addr + n <= s["addr"] + s["size"]:
+                start = s["offset"] + addr - s["addr"]
+                return self.data[start:start + n], s["name"]
+        return None, None
+
+    def site_records(self):
+        """{link-time site: link-time target} from xsdt_sdt_sites."""
+        s = self.section("xsdt_sdt_sites")
+        if s is None:
+            return {}
+        records = {}
+        mask = (1 << (64 if self.is64 else 32)) - 1
+        for i in range(s["size"] // 12):
+            field = s["addr"] + 12 * i
+            site_rel, target_rel, _ = struct.unpack_from("<iii", self.data, s["offset"] + 12 * i)
+            records[(field + site_rel) & mask] = (field + 4 + target_rel) & mask
+        return records
+
+
+def disassemble(objdump, machine, site, code):
+    """[(address, hex bytes, mnemonic, operands)] of code placed at site."""
+    with tempfile.NamedTemporaryFile(suffix=".bin", delete=False) as f:
+        f.write(code)
+        path = f.name
+    try:
+        out = subprocess.run([objdump, "-D", "-b", "binary", "-m", machine,
+                              f"--adjust-vma={site:#x}", path],
+                             capture_output=True, text=True)
+    finally:
+        os.unlink(path)
+    if out.returncode != 0:
+        raise RuntimeError(f"{objdump} failed: {out.stderr.strip()}")
+    insns = []
+    for line in out.stdout.splitlines():
+        m = re.match(r"^\s*([0-9a-f]+):\s+((?:[0-9a-f]{2,8} )+)\s*(\S+)\s*(.*)$", line)
+        if m:
+            insns.append((int(m.group(1), 16), m.group(2).split(), m.group(3),
+                          m.group(4).strip()))
+    return insns, out.stdout
+
+
+def jump_target(arch, mnemonic, operands):
+    """The absolute target objdump printed, or None if not a plain jump."""
+    if mnemonic not in ARCHES[arch][3]:
+        return None
+    ops = operands.split("<")[0].strip()  # drop "<symbol+off>"
+    if arch == "riscv64" and mnemonic == "jal":
+        # jal rd, target: only rd = zero is a plain jump
+        parts = [p.strip() for p in ops.split(",")]
+        if len(parts) != 2 or parts[0] not in ("zero", "x0"):
+            return None
+        ops = parts[1]
+    m = re.fullmatch(r"(?:0x)?([0-9a-f]+)", ops)
+    return int(m.group(1), 16) if m else None
+
+
+def inspect_sites(inspect, program):
+    """{link-time site: (probe id, target, function, valid)} of the SDT
+    probes `xsdt-inspect list --json` reports."""
+    out = subprocess.run([inspect, "list", "--json", program], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"xsdt-inspect list --json failed: {out.stdout}{out.stderr}")
+    sites = {}
+    for probe in json.loads(out.stdout):
+        if probe.get("kind") != "sdt":
+            continue
+        for site in probe.get("sites", []):
+            sites[int(site["site"], 16)] = (probe["id"], int(site["target"], 16),
+                                            site.get("function", ""), site.get("valid"))
+    return sites
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--arch", required=True, choices=sorted(ARCHES))
+    parser.add_argument("--objdump", required=True)
+    parser.add_argument("--elf", required=True)
+    parser.add_argument("--inspect")
+    parser.add_argument("dump")
+    args = parser.parse_args()
+    machine, size, nop, _ = ARCHES[args.arch]
+
+    bias = None
+    sites = []
+    with open(args.dump) as f:
+        for line in f:
+            words = line.split()
+            if not words:
+                continue
+            if words[0] == "bias":
+                bias = int(words[1], 16)
+            elif words[0] == "site":
+                m = re.fullmatch(r"site (0x[0-9a-f]+|0) target (0x[0-9a-f]+|0) "
+                                 r"bytes ((?:[0-9a-f]{2} ?)+) id (\S+) function (\S+)",
+                                 line.strip())
+                if not m:
+                    print(f"check-jumps: bad dump line: {line.strip()}")
+                    return 1
+                sites.append((int(m.group(1), 16), int(m.group(2), 16),
+                              bytes.fromhex(m.group(3)), m.group(4),
+                              "" if m.group(5) == "-" else m.group(5)))
+    if bias is None or not sites:
+        print(f"check-jumps: {args.dump}: no bias line or no sites")
+        return 1
+
+    elf = Elf(args.elf)
+    records = elf.site_records()
+    errors = 0
+    seen = set()
+
+    def fail(message):
+        nonlocal errors
+        errors += 1
+        print(f"check-jumps: FAIL {message}")
+
+    for site, target, code, probe, _ in sites:
+        where = f"{probe} at {site:#x}"
+        if len(code) != size:
+            fail(f"{where}: {len(code)} bytes dumped, the {args.arch} site is {size}")
+            continue
+        insns, listing = disassemble(args.objdump, machine, site, code)
+        if len(insns) != 1 or insns[0][0] != site:
+            fail(f"{where}: {code.hex(' ')} is not one instruction at the site:\n{listing}")
+            continue
+        _, _, mnemonic, operands = insns[0]
+        decoded = jump_target(args.arch, mnemonic, operands)
+        text = f"{mnemonic} {operands}".strip()
+        if decoded is None:
+            fail(f"{where}: {code.hex(' ')} decodes to `{text}`, not a jump")
+            continue
+        if decoded != target:
+            fail(f"{where}: `{text}` jumps to {decoded:#x}, the record's target is {target:#x}")
+            continue
+        link_site, link_target = site - bias, target - bias
+        if link_site not in records:
+            fail(f"{where}: no site record at link-time address {link_site:#x} "
+                 f"(bias {bias:#x}) in {args.elf}")
+            continue
+        if records[link_site] != link_target:
+            fail(f"{where}: the file's record targets {records[link_site]:#x}, "
+                 f"the run-time target is {link_target:#x} after the bias {bias:#x}")
+            continue
+        file_bytes, section = elf.bytes_at(link_site, size)
+        if file_bytes != nop:
+            fail(f"{where}: the file holds {file_bytes.hex(' ') if file_bytes else 'nothing'} "
+                 f"at {link_site:#x}, not the NOP {nop.hex(' ')}")
+            continue
+        seen.add(link_site)
+        print(f"check-jumps: {probe} site {link_site:#x}+bias: `{text}` -> record target "
+              f"{link_target:#x}+bias ({section})")
+    dumped = {site - bias for site, _, _, _, _ in sites}
+    for link_site in sorted(set(records) - dumped):
+        fail(f"the record of link-time site {link_site:#x} was not dumped")
+
+    inspected = 0
+    if args.inspect:
+        listed = inspect_sites(args.inspect, args.elf)
+        for site, target, _, probe, function in sites:
+            link_site, link_target = site - bias, target - bias
+            if link_site not in listed:
+                fail(f"xsdt-inspect lists no site {link_site:#x} ({probe})")
+                continue
+            want = (probe, link_target, function, True)
+            if listed[link_site] != want:
+                fail(f"xsdt-inspect lists site {link_site:#x} as {listed[link_site]}, "
+                     f"the runtime as {want}")
+                continue
+            inspected += 1
+        for link_site in sorted(set(listed) - dumped):
+            fail(f"xsdt-inspect lists site {link_site:#x} ({listed[link_site][0]}), "
+                 f"which the runtime did not")
+
+    print(f"check-jumps: {len(sites)} sites, {len(seen)} jumps to their record's "
+          f"target, {inspected} as xsdt-inspect lists them, {errors} errors")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
