@@ -1,0 +1,449 @@
+#!/usr/bin/env python3
+"""Writes report.md and report.html from a results.json (schema 2).
+
+The matrix is implementation x arch x compiler (rows) by link mode x opt
+level (columns): green cells passed, red ones failed, grey ones are MISSING
+(the toolchain or emulator is not installed; the package is named) or n/a
+(the run did not have that cell). Below it: totals, then every failure with
+its detail: probe, arg, spec, expected and actual value, or the error line.
+
+report.html is self-contained (inline CSS, no scripts, no external assets):
+it can be attached to a CI run and opened anywhere.
+
+    python3 ci/report.py build/matrix/results.json [--out-dir DIR]
+
+ci/matrix.py calls write_reports() at the end of every run.
+"""
+import argparse
+import html
+import os
+import sys
+
+from results_file import (GOOD_CODES, NOT_APPLICABLE_CODES, ResultsError,
+                          column_key, column_sort_key, failing_tests, load_results,
+                          row_key, row_sort_key)
+
+# A toolchain that breaks every test would otherwise produce a report of
+# thousands of entries; results.json keeps them all.
+MAX_FAILURES_PER_CELL = 30
+CODE_ORDER = ["PASS", "XFAIL", "FAIL", "XPASS", "UNRESOLVED", "TIMEOUT", "UNSUPPORTED"]
+
+
+# ---------------------------------------------------------------- the model
+
+def build_matrix(document):
+    """Returns (rows, columns, grid): grid[(row, column)] -> cell or None."""
+    cells = document["cells"]
+    rows = sorted({row_key(c) for c in cells.values()}, key=row_sort_key)
+    columns = sorted({column_key(c) for c in cells.values()}, key=column_sort_key)
+    grid = {}
+    for key, cell in cells.items():
+        grid[(row_key(cell), column_key(cell))] = dict(cell, key=key)
+    return rows, columns, grid
+
+
+def cell_state(cell):
+    """"ok", "failed", "missing" or "n/a" (the run has no such cell)."""
+    if cell is None:
+        return "n/a"
+    return cell["status"] if cell["status"] in ("ok", "failed", "missing") else "failed"
+
+
+def passed_count(cell):
+    counts = cell.get("counts", {})
+    return sum(counts.get(code, 0) for code in GOOD_CODES)
+
+
+def not_applicable_count(cell):
+    counts = cell.get("counts", {})
+    return sum(counts.get(code, 0) for code in NOT_APPLICABLE_CODES)
+
+
+def cell_text(cell):
+    """The short text in a matrix cell, e.g. "118/120 +4 n/a" or "2 failed"."""
+    state = cell_state(cell)
+    if state == "n/a":
+        return "n/a"
+    if state == "missing":
+        return "MISSING"
+    text = f"{passed_count(cell)}/{cell.get('ran', 0)}"
+    if state == "failed":
+        text = f"{len(failing_tests(cell))} failed, {text}"
+    if not_applicable_count(cell):
+        text += f" +{not_applicable_count(cell)} n/a"
+    return text
+
+
+def totals(document):
+    cells = document["cells"].values()
+    by_state = {"ok": 0, "failed": 0, "missing": 0}
+    by_code = {}
+    sites = args = 0
+    for cell in cells:
+        by_state[cell_state(cell)] = by_state.get(cell_state(cell), 0) + 1
+        for test in cell.get("tests", []):
+            by_code[test["code"]] = by_code.get(test["code"], 0) + 1
+        sites += cell.get("sites_verified", 0)
+        args += cell.get("args_verified", 0)
+    codes = sorted(by_code, key=lambda c: (CODE_ORDER.index(c) if c in CODE_ORDER
+                                           else len(CODE_ORDER), c))
+    return {"cells": len(document["cells"]), "by_state": by_state,
+            "by_code": [(code, by_code[code]) for code in codes],
+            "sites_verified": sites, "args_verified": args}
+
+
+def missing_toolchains(document):
+    """{(implementation, arch, compiler): (missing tools, packages)}."""
+    found = {}
+    for cell in document["cells"].values():
+        if cell["status"] == "missing":
+            found[row_key(cell)] = (cell.get("missing", []), cell.get("packages", ""))
+    return dict(sorted(found.items(), key=lambda item: row_sort_key(item[0])))
+
+
+def failed_cells(document):
+    """[(key, cell, failures)] in matrix order."""
+    result = []
+    for key, cell in document["cells"].items():
+        failures = failing_tests(cell)
+        if cell["status"] == "failed" or failures:
+            result.append((key, cell, failures))
+    result.sort(key=lambda item: (row_sort_key(row_key(item[1])),
+                                  column_sort_key(column_key(item[1]))))
+    return result
+
+
+def row_label(row, grid, columns):
+    implementation, arch, compiler = row
+    versions = {grid[(row, c)].get("compiler_version") for c in columns
+                if grid.get((row, c)) is not None}
+    versions.discard(None)
+    version = f" ({', '.join(sorted(versions))})" if versions else ""
+    return implementation, arch, f"{compiler}{version}"
+
+
+def column_label(column):
+    link, opt = column
+    return link, opt.lstrip("-")
+
+
+def finding_columns(finding):
+    """(probe, arg, spec, expected, actual) for the findings table."""
+    if finding.get("kind") == "value mismatch":
+        expected, actual = finding.get("expected", ""), finding.get("got", "")
+    else:
+        expected, actual = "portable spec", finding.get("problem", "")
+    return (finding.get("probe", ""), f"arg{finding.get('arg', '?')}",
+            finding.get("spec", ""), expected, actual)
+
+
+def run_facts(document):
+    """[(label, value)] about the run: time, source, tools."""
+    facts = []
+    wall = document.get("wall_seconds")
+    if wall is not None:
+        facts.append(("wall time", f"{wall:.0f} s ({wall / 60:.1f} min)"))
+    if document.get("started_at"):
+        facts.append(("started", document["started_at"]))
+    host = document.get("host") or {}
+    if host:
+        facts.append(("host", f"{host.get('machine', '?')}, {host.get('cpus', '?')} CPUs"))
+    source = document.get("source") or {}
+    if source.get("commit"):
+        facts.append(("source", source["commit"][:12] + (" (with local changes)"
+                                                          if source.get("dirty") else "")))
+    options = document.get("options") or {}
+    if options.get("filter"):
+        facts.append(("lit --filter", options["filter"]))
+    tools = document.get("tools") or {}
+    for name in ("lit", "FileCheck", "readelf", "python"):
+        if tools.get(name):
+            facts.append((name, tools[name]))
+    for name, version in sorted((tools.get("compilers") or {}).items()):
+        facts.append((name, version or "not installed"))
+    for name, version in sorted((tools.get("emulators") or {}).items()):
+        facts.append((name, version or "not installed"))
+    return facts
+
+
+# ----------------------------------------------------------------- Markdown
+
+def md_escape(text):
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(document):
+    rows, columns, grid = build_matrix(document)
+    total = totals(document)
+    out = ["# xsdt conformance report", ""]
+    verdict = "PASSED" if document.get("ok") else "FAILED"
+    out.append(f"**{verdict}**: {total['by_state']['ok']} of {total['cells']} cells passed, "
+               f"{total['by_state']['failed']} failed, {total['by_state']['missing']} missing.")
+    out.append("")
+    out.append("Cells: passed/ran lit tests; `+N n/a` tests do not apply to the cell "
+               "and are not counted; MISSING: the toolchain or emulator is not installed.")
+    out.append("")
+    header = ["implementation", "arch", "compiler"] + [
+        f"{opt} {link}" for link, opt in map(column_label, columns)]
+    out.append("| " + " | ".join(header) + " |")
+    out.append("|" + "---|" * len(header))
+    for row in rows:
+        line = list(row_label(row, grid, columns))
+        for column in columns:
+            cell = grid.get((row, column))
+            text = cell_text(cell)
+            if cell_state(cell) == "failed":
+                text = f"**FAIL** [{text}](#{anchor(cell['key'])})"
+            elif cell_state(cell) == "ok":
+                text = f"ok {text}"
+            line.append(md_escape(text) if cell_state(cell) != "failed" else text)
+        out.append("| " + " | ".join(line) + " |")
+    out += ["", "## Totals", ""]
+    out.append("| outcome | tests |")
+    out.append("|---|---|")
+    for code, count in total["by_code"]:
+        out.append(f"| {code} | {count} |")
+    out.append("")
+    out.append(f"Value oracle: {total['sites_verified']} sites and "
+               f"{total['args_verified']} arguments verified.")
+    missing = missing_toolchains(document)
+    if missing:
+        out += ["", "## Missing toolchains", ""]
+        for (implementation, arch, compiler), (tools, packages) in missing.items():
+            out.append(f"- {implementation} {arch} {compiler}: {', '.join(tools)} not found; "
+                       f"install `{packages}` (toolchains/install-deps.sh)")
+    failed = failed_cells(document)
+    if failed:
+        out += ["", "## Failures", ""]
+    for key, cell, failures in failed:
+        out.append(f"### <a id=\"{anchor(key)}\"></a>{key}")
+        out.append("")
+        if cell.get("compiler_version"):
+            out.append(f"{cell['compiler']} {cell['compiler_version']}, "
+                       f"{cell['opt']} {cell['link']}")
+            out.append("")
+        for warning in cell.get("lit_warnings", []):
+            out.append(f"- lit: {md_escape(warning)}")
+        for failure in failures[:MAX_FAILURES_PER_CELL]:
+            detail = failure.get("detail") or {}
+            out.append(f"- **{failure['code']}** `{failure['name']}`: "
+                       f"{md_escape(detail.get('summary', ''))}")
+            findings = detail.get("findings", [])
+            if findings:
+                out.append("")
+                out.append("  | probe | arg | spec | expected | actual |")
+                out.append("  |---|---|---|---|---|")
+                for finding in findings:
+                    out.append("  | " + " | ".join(f"`{md_escape(v)}`" if v else ""
+                                                    for v in finding_columns(finding)) + " |")
+            lines = [l for l in detail.get("lines", []) if l != detail.get("summary")]
+            if lines:
+                out.append("")
+                out.append("  ```")
+                out += [f"  {line}" for line in lines]
+                out.append("  ```")
+            if findings or lines:
+                out.append("")
+        if len(failures) > MAX_FAILURES_PER_CELL:
+            out.append(f"- ... and {len(failures) - MAX_FAILURES_PER_CELL} more failures "
+                       "(all of them are in results.json)")
+        out.append("")
+    out += ["## Run", ""]
+    for label, value in run_facts(document):
+        out.append(f"- {label}: `{value}`")
+    out.append("")
+    return "\n".join(out)
+
+
+def anchor(cell_key):
+    return "cell-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in cell_key)
+
+
+# --------------------------------------------------------------------- HTML
+
+CSS = """
+body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px;
+       color: #1d1d1f; background: #fff; }
+h1 { font-size: 22px; margin: 0 0 4px; }
+h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
+h3 { font-size: 15px; margin: 18px 0 6px; font-family: ui-monospace, monospace; }
+.verdict { font-weight: 700; padding: 2px 8px; border-radius: 4px; }
+.verdict.ok { background: #1e7b34; color: #fff; }
+.verdict.failed { background: #b3261e; color: #fff; }
+table { border-collapse: collapse; }
+table.matrix td, table.matrix th { border: 1px solid #c8c8c8; padding: 4px 8px; }
+table.matrix th { background: #f3f3f3; font-weight: 600; }
+table.matrix td.label { background: #fafafa; white-space: nowrap; }
+table.matrix td.cell { text-align: center; white-space: nowrap; font-size: 13px; }
+td.ok { background: #cfeed6; color: #0f5223; }
+td.failed { background: #f7c6c2; color: #7a1410; font-weight: 600; }
+td.failed a { color: inherit; }
+td.missing, td.na { background: #e4e4e4; color: #555; }
+.legend span { display: inline-block; padding: 1px 8px; margin-right: 6px; border-radius: 3px; }
+.legend .ok { background: #cfeed6; } .legend .failed { background: #f7c6c2; }
+.legend .grey { background: #e4e4e4; }
+table.plain td, table.plain th { border: 1px solid #ddd; padding: 3px 8px; text-align: left; }
+table.plain th { background: #f6f6f6; }
+table.findings { margin: 4px 0 6px 0; font-size: 13px; }
+table.findings td { font-family: ui-monospace, monospace; }
+.failure { margin: 8px 0 14px 0; padding-left: 10px; border-left: 3px solid #b3261e; }
+.code { display: inline-block; font-size: 12px; font-weight: 700; padding: 0 6px;
+        border-radius: 3px; background: #b3261e; color: #fff; }
+.code.XPASS { background: #8a4b00; }
+.name { font-family: ui-monospace, monospace; font-weight: 600; }
+pre { background: #f6f6f6; padding: 6px 8px; margin: 4px 0; font-size: 12px;
+      white-space: pre-wrap; word-break: break-all; }
+.muted { color: #666; }
+"""
+
+
+def render_html(document):
+    e = html.escape
+    rows, columns, grid = build_matrix(document)
+    total = totals(document)
+    ok = bool(document.get("ok"))
+    out = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
+           "<title>xsdt conformance report</title>", f"<style>{CSS}</style></head><body>"]
+    out.append("<h1>xsdt conformance report</h1>")
+    out.append(f"<p><span class=\"verdict {'ok' if ok else 'failed'}\">"
+               f"{'PASSED' if ok else 'FAILED'}</span> "
+               f"{total['by_state']['ok']} of {total['cells']} cells passed, "
+               f"{total['by_state']['failed']} failed, {total['by_state']['missing']} missing"
+               + (f" &middot; {document['wall_seconds']:.0f} s"
+                  if document.get("wall_seconds") is not None else "") + "</p>")
+    out.append("<p class=\"legend\"><span class=\"ok\">ok: passed/ran</span>"
+               "<span class=\"failed\">failed</span>"
+               "<span class=\"grey\">MISSING (not installed) or n/a</span>"
+               "<span class=\"muted\">+N n/a: tests that do not apply to the cell, "
+               "not counted</span></p>")
+
+    # The matrix: two header rows (link mode, then opt level).
+    out.append("<table class=\"matrix\"><thead><tr>"
+               "<th rowspan=\"2\">implementation</th><th rowspan=\"2\">arch</th>"
+               "<th rowspan=\"2\">compiler</th>")
+    links = []
+    for link, _ in columns:
+        if not links or links[-1][0] != link:
+            links.append([link, 0])
+        links[-1][1] += 1
+    for link, span in links:
+        out.append(f"<th colspan=\"{span}\">{e(link)}</th>")
+    out.append("</tr><tr>")
+    for column in columns:
+        out.append(f"<th>{e(column_label(column)[1])}</th>")
+    out.append("</tr></thead><tbody>")
+    for row in rows:
+        out.append("<tr>" + "".join(f"<td class=\"label\">{e(v)}</td>"
+                                    for v in row_label(row, grid, columns)))
+        for column in columns:
+            cell = grid.get((row, column))
+            state = cell_state(cell)
+            css = {"n/a": "na"}.get(state, state)
+            text = e(cell_text(cell))
+            title = ""
+            if state == "missing":
+                title = (f" title=\"{e(', '.join(cell.get('missing', [])))} not found; "
+                         f"install {e(cell.get('packages', ''))}\"")
+            elif state == "failed":
+                text = f"<a href=\"#{anchor(cell['key'])}\">{text}</a>"
+            elif state == "n/a":
+                title = " title=\"this run has no such cell\""
+            out.append(f"<td class=\"cell {css}\"{title}>{text}</td>")
+        out.append("</tr>")
+    out.append("</tbody></table>")
+
+    missing = missing_toolchains(document)
+    if missing:
+        out.append("<h2>Missing toolchains</h2><ul>")
+        for (implementation, arch, compiler), (tools, packages) in missing.items():
+            out.append(f"<li>{e(implementation)} {e(arch)} {e(compiler)}: "
+                       f"<code>{e(', '.join(tools))}</code> not found; install "
+                       f"<code>{e(packages)}</code> (toolchains/install-deps.sh)</li>")
+        out.append("</ul>")
+
+    out.append("<h2>Totals</h2><table class=\"plain\"><tr><th>outcome</th><th>tests</th></tr>")
+    for code, count in total["by_code"]:
+        out.append(f"<tr><td>{e(code)}</td><td>{count}</td></tr>")
+    out.append("</table>")
+    out.append(f"<p>Value oracle: {total['sites_verified']} sites and "
+               f"{total['args_verified']} arguments verified.</p>")
+
+    failed = failed_cells(document)
+    if failed:
+        out.append("<h2>Failures</h2>")
+    for key, cell, failures in failed:
+        version = f" &middot; {e(cell['compiler'])} {e(cell['compiler_version'])}" \
+            if cell.get("compiler_version") else ""
+        out.append(f"<h3 id=\"{anchor(key)}\">{e(key)}"
+                   f"<span class=\"muted\">{version}</span></h3>")
+        for warning in cell.get("lit_warnings", []):
+            out.append(f"<p class=\"muted\">lit: {e(warning)}</p>")
+        for failure in failures[:MAX_FAILURES_PER_CELL]:
+            out.append(render_html_failure(failure))
+        if len(failures) > MAX_FAILURES_PER_CELL:
+            out.append(f"<p>... and {len(failures) - MAX_FAILURES_PER_CELL} more failures "
+                       "(all of them are in results.json)</p>")
+
+    out.append("<h2>Run</h2><table class=\"plain\">")
+    for label, value in run_facts(document):
+        out.append(f"<tr><th>{e(label)}</th><td>{e(str(value))}</td></tr>")
+    out.append("</table></body></html>")
+    return "\n".join(out) + "\n"
+
+
+def render_html_failure(failure):
+    e = html.escape
+    detail = failure.get("detail") or {}
+    code = failure["code"]
+    out = [f"<div class=\"failure\"><span class=\"code {e(code)}\">{e(code)}</span> "
+           f"<span class=\"name\">{e(failure['name'])}</span>"
+           f"<div>{e(detail.get('summary', ''))}</div>"]
+    findings = detail.get("findings", [])
+    if findings:
+        out.append("<table class=\"plain findings\"><tr><th>probe</th><th>arg</th>"
+                   "<th>spec</th><th>expected</th><th>actual</th></tr>")
+        for finding in findings:
+            out.append("<tr>" + "".join(f"<td>{e(str(v))}</td>"
+                                        for v in finding_columns(finding)) + "</tr>")
+        out.append("</table>")
+    lines = [l for l in detail.get("lines", []) if l != detail.get("summary")]
+    if lines:
+        out.append("<pre>" + e("\n".join(lines)) + "</pre>")
+    out.append("</div>")
+    return "".join(out)
+
+
+# ------------------------------------------------------------------- output
+
+def write_reports(document, out_dir):
+    """Writes report.md and report.html into out_dir; returns their paths."""
+    os.makedirs(out_dir, exist_ok=True)
+    paths = []
+    for name, render in (("report.md", render_markdown), ("report.html", render_html)):
+        path = os.path.join(out_dir, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(render(document))
+        paths.append(path)
+    return paths
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results", help="results.json written by ci/matrix.py")
+    parser.add_argument("--out-dir", help="where to write report.md and report.html "
+                        "(default: beside results.json)")
+    args = parser.parse_args(argv)
+    try:
+        document = load_results(args.results)
+    except ResultsError as error:
+        print(f"report: {error}", file=sys.stderr)
+        return 2
+    out_dir = args.out_dir or os.path.dirname(os.path.abspath(args.results))
+    for path in write_reports(document, out_dir):
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
