@@ -1,0 +1,58 @@
+"""Shared by the ci/ unit tests: the ci/ modules on sys.path, fixtures."""
+import copy
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+
+TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+CI_DIR = os.path.dirname(TESTS_DIR)
+FIXTURES = os.path.join(TESTS_DIR, "fixtures")
+if CI_DIR not in sys.path:
+    sys.path.insert(0, CI_DIR)
+
+
+def fixture_path(name):
+    return os.path.join(FIXTURES, name)
+
+
+def read_fixture_text(name):
+    with open(fixture_path(name), encoding="utf-8") as f:
+        return f.read()
+
+
+def load_fixture(name="results-clang-14.json"):
+    """A fresh copy each time: tests doctor it."""
+    with open(fixture_path(name)) as f:
+        return copy.deepcopy(json.load(f))
+
+
+def load_gate():
+    """ci/toolchain-gate is a script without .py: load it as a module."""
+    path = os.path.join(CI_DIR, "toolchain-gate")
+    loader = importlib.machinery.SourceFileLoader("toolchain_gate", path)
+    spec = importlib.util.spec_from_loader("toolchain_gate", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def find_test(document, cell_key, test_name):
+    for test in document["cells"][cell_key]["tests"]:
+        if test["name"] == test_name:
+            return test
+    raise KeyError(f"{cell_key}: no test {test_name}")
+
+
+def as_compiler(document, compiler, version):
+    """The same results as if another compiler version had produced them."""
+    renamed = {}
+    for key, cell in document["cells"].items():
+        cell["compiler"] = compiler
+        if cell.get("compiler_version"):
+            cell["compiler_version"] = version
+        arch, _, rest = key.split(".", 2)
+        renamed[f"{arch}.{compiler}.{rest}"] = cell
+    document["cells"] = renamed
+    return document

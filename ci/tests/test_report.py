@@ -1,0 +1,121 @@
+"""ci/report.py on small results.json fixtures."""
+import contextlib
+import io
+import os
+import re
+import tempfile
+import unittest
+
+from helpers import fixture_path, load_fixture
+
+import report
+
+
+class Matrix(unittest.TestCase):
+    def test_rows_and_columns_in_axis_order(self):
+        rows, columns, _ = report.build_matrix(load_fixture())
+        self.assertEqual(rows, [("xsdt", "x86_64", "clang-14"), ("xsdt", "riscv64", "clang-14")])
+        self.assertEqual(columns, [("pie", "-O0"), ("pie", "-O2")])
+
+    def test_cell_texts(self):
+        document = load_fixture()
+        cells = document["cells"]
+        self.assertEqual(report.cell_text(cells["x86_64.clang-14.O2.pie"]), "3/3 +1 n/a")
+        self.assertEqual(report.cell_text(cells["x86_64.clang-14.O0.pie"]),
+                         "1 failed, 2/3 +1 n/a")
+        self.assertEqual(report.cell_text(cells["riscv64.clang-14.O2.pie"]), "MISSING")
+        self.assertEqual(report.cell_text(None), "n/a")
+
+    def test_totals(self):
+        totals = report.totals(load_fixture())
+        self.assertEqual(totals["by_state"], {"ok": 1, "failed": 1, "missing": 1})
+        self.assertEqual(totals["by_code"], [("PASS", 5), ("FAIL", 1), ("UNSUPPORTED", 2)])
+        self.assertEqual(totals["args_verified"], 16)
+
+
+class Html(unittest.TestCase):
+    def setUp(self):
+        self.html = report.render_html(load_fixture())
+
+    def test_colour_classes_per_state(self):
+        self.assertRegex(self.html, r'<td class="cell ok"[^>]*>3/3 \+1 n/a</td>')
+        self.assertRegex(self.html, r'<td class="cell failed"><a href="#cell-x86_64-clang-14-O0'
+                                    r'-pie">1 failed, 2/3 \+1 n/a</a></td>')
+        self.assertRegex(self.html, r'<td class="cell missing" title="qemu-riscv64 not found; '
+                                    r'install binutils-riscv64-linux-gnu qemu-user clang-14">')
+        # riscv64 has no -O0 cell in this run.
+        self.assertIn('<td class="cell na" title="this run has no such cell">n/a</td>', self.html)
+
+    def test_failure_detail_is_there(self):
+        self.assertIn('id="cell-x86_64-clang-14-O0-pie"', self.html)
+        self.assertIn("<td>corpus:i16</td><td>arg0</td><td>-2@-268(%rbp)</td>"
+                      "<td>-1599</td><td>-1600</td>", self.html)
+        self.assertIn("int-widths.test:7:8: error: CHECK: expected string not found", self.html)
+
+    def test_missing_package_is_named(self):
+        self.assertIn("<code>binutils-riscv64-linux-gnu qemu-user clang-14</code>", self.html)
+
+    def test_self_contained(self):
+        self.assertIn("<style>", self.html)
+        self.assertNotIn("<script", self.html)
+        self.assertNotRegex(self.html, r'(src|href)="(https?:)?//')
+        self.assertNotIn("<link", self.html)
+
+    def test_text_is_escaped(self):
+        document = load_fixture()
+        test = document["cells"]["x86_64.clang-14.O0.pie"]["tests"][3]
+        test["detail"]["summary"] = "error: <script>alert(1)</script> & more"
+        html = report.render_html(document)
+        self.assertNotIn("<script>alert", html)
+        self.assertIn("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more", html)
+
+    def test_run_facts(self):
+        self.assertIn("<tr><th>wall time</th><td>42 s (0.7 min)</td></tr>", self.html)
+        self.assertIn("<tr><th>clang-14-riscv64</th><td>not installed</td></tr>", self.html)
+
+    def test_failures_per_cell_are_bounded(self):
+        document = load_fixture()
+        cell = document["cells"]["x86_64.clang-14.O0.pie"]
+        cell["tests"] = [{"name": f"values/t{i}.test", "code": "FAIL", "elapsed": 0,
+                          "detail": {"summary": f"failure {i}"}} for i in range(100)]
+        html = report.render_html(document)
+        self.assertEqual(len(re.findall(r'<div class="failure">', html)),
+                         report.MAX_FAILURES_PER_CELL)
+        self.assertIn(f"and {100 - report.MAX_FAILURES_PER_CELL} more failures", html)
+
+
+class Markdown(unittest.TestCase):
+    def test_matrix_and_failures(self):
+        md = report.render_markdown(load_fixture())
+        self.assertIn("**FAILED**: 1 of 3 cells passed, 1 failed, 1 missing.", md)
+        self.assertIn("| implementation | arch | compiler | O0 pie | O2 pie |", md)
+        self.assertIn("| xsdt | x86_64 | clang-14 (14.0.6) | **FAIL** [1 failed, 2/3 +1 n/a]"
+                      "(#cell-x86_64-clang-14-O0-pie) | ok 3/3 +1 n/a |", md)
+        self.assertIn("| xsdt | riscv64 | clang-14 | n/a | MISSING |", md)
+        self.assertIn("| `corpus:i16` | `arg0` | `-2@-268(%rbp)` | `-1599` | `-1600` |", md)
+        self.assertIn("install `binutils-riscv64-linux-gnu qemu-user clang-14`", md)
+
+    def test_pipes_in_cells_are_escaped(self):
+        document = load_fixture()
+        finding = document["cells"]["x86_64.clang-14.O0.pie"]["tests"][3]["detail"]["findings"][0]
+        finding["got"] = "a|b"
+        self.assertIn("`a\\|b`", report.render_markdown(document))
+
+
+class CommandLine(unittest.TestCase):
+    def test_writes_both_files(self):
+        with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+            code = report.main([fixture_path("results-clang-14.json"), "--out-dir", tmp])
+            self.assertEqual(code, 0)
+            self.assertEqual(sorted(os.listdir(tmp)), ["report.html", "report.md"])
+
+    def test_schema_1_is_refused(self):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            code = report.main([fixture_path("results-schema1.json")])
+        self.assertEqual(code, 2)
+        self.assertIn("schema 1", err.getvalue())
+
+
+if __name__ == "__main__":
+    unittest.main()

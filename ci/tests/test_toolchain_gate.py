@@ -1,0 +1,222 @@
+"""ci/toolchain-gate on small results.json fixtures (no toolchain is run)."""
+import contextlib
+import io
+import json
+import os
+import tempfile
+import unittest
+
+from helpers import as_compiler, find_test, fixture_path, load_fixture, load_gate
+
+gate = load_gate()
+
+O2 = "x86_64.clang-14.O2.pie"
+O0 = "x86_64.clang-14.O0.pie"
+
+
+def run_gate(baseline, candidate, *extra):
+    """Writes both documents to files, runs main(); returns (exit code, output)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for name, document in (("baseline.json", baseline), ("candidate.json", candidate)):
+            path = os.path.join(tmp, name)
+            if isinstance(document, str):
+                path = document
+            else:
+                with open(path, "w") as f:
+                    json.dump(document, f)
+            paths.append(path)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = gate.main(paths + list(extra))
+        return code, out.getvalue() + err.getvalue()
+
+
+class SameResults(unittest.TestCase):
+    def test_identical_results_pass_the_gate(self):
+        code, output = run_gate(load_fixture(), load_fixture())
+        self.assertEqual(code, 0, output)
+        self.assertIn("gate: PASS", output)
+        self.assertIn("REGRESSIONS: passed in the baseline; fail, vanished or lost their "
+                      "cell in the candidate: 0", output)
+
+    def test_known_failure_on_both_sides_is_not_a_regression(self):
+        comparison = gate.compare(load_fixture(), load_fixture())
+        self.assertEqual([e["test"] for e in comparison["still_failing"]],
+                         ["values/int-widths.test"])
+        self.assertTrue(gate.gate_passes(comparison))
+
+
+class Regressions(unittest.TestCase):
+    def test_pass_to_fail_is_a_regression_with_its_detail(self):
+        baseline = load_fixture()
+        candidate = load_fixture()
+        test = find_test(candidate, O2, "values/int-widths.test")
+        test["code"] = "FAIL"
+        test["detail"] = {"summary": "corpus:i8 arg0 spec '-1@%dil': expected -6, got 250",
+                          "lines": [], "findings": []}
+        code, output = run_gate(baseline, candidate)
+        self.assertEqual(code, 1)
+        self.assertIn("xsdt x86_64 O2.pie  values/int-widths.test: PASS -> FAIL: "
+                      "corpus:i8 arg0 spec '-1@%dil': expected -6, got 250", output)
+        self.assertIn("gate: FAIL: 1 regression", output)
+
+    def test_passing_test_missing_from_candidate_is_a_regression(self):
+        # The doctored-baseline case: the candidate lost a test that passed.
+        candidate = load_fixture()
+        cell = candidate["cells"][O2]
+        cell["tests"] = [t for t in cell["tests"] if t["name"] != "specs/lone-globals.test"]
+        code, output = run_gate(load_fixture(), candidate)
+        self.assertEqual(code, 1)
+        self.assertIn("specs/lone-globals.test: PASS -> absent: not in the candidate's "
+                      "results", output)
+
+    def test_candidate_cell_missing_is_one_line_naming_the_package(self):
+        candidate = load_fixture()
+        cell = candidate["cells"][O2]
+        cell.update(status="missing", missing=["clang-14"], packages="clang-14", tests=[])
+        comparison = gate.compare(load_fixture(), candidate)
+        self.assertEqual(len(comparison["regressions"]), 3)  # the three PASS tests
+        code, output = run_gate(load_fixture(), candidate)
+        self.assertEqual(code, 1)
+        self.assertIn("xsdt x86_64 O2.pie: 3 tests: the candidate's cell is MISSING: "
+                      "clang-14 not found; install clang-14", output)
+
+    def test_pass_to_not_applicable_is_a_regression(self):
+        candidate = load_fixture()
+        find_test(candidate, O2, "notes/int-widths.test")["code"] = "UNSUPPORTED"
+        comparison = gate.compare(load_fixture(), candidate)
+        self.assertEqual([(e["test"], e["candidate"]) for e in comparison["regressions"]],
+                         [("notes/int-widths.test", "UNSUPPORTED")])
+
+    def test_a_cell_failure_of_the_candidate_fails_the_gate(self):
+        # The oracle's rule: a cell that verified 0 arguments fails.
+        candidate = load_fixture()
+        candidate["cells"][O2]["cell_failures"] = [{"name": "values", "code": "ZERO", "detail": {
+            "summary": "the value oracle verified 0 arguments in this cell"}}]
+        code, output = run_gate(load_fixture(), candidate)
+        self.assertEqual(code, 1)
+        self.assertIn("[cell] values: absent -> ZERO: the value oracle verified 0 arguments",
+                      output)
+        self.assertIn("1 new failing test", output)
+
+
+class Fixes(unittest.TestCase):
+    def test_fail_to_pass_is_a_fix_and_passes_the_gate(self):
+        candidate = load_fixture()
+        find_test(candidate, O0, "values/int-widths.test")["code"] = "PASS"
+        code, output = run_gate(load_fixture(), candidate)
+        self.assertEqual(code, 0, output)
+        self.assertIn("FIXES: failed in the baseline, pass in the candidate: 1", output)
+        self.assertIn("O0.pie  values/int-widths.test: FAIL -> PASS", output)
+
+    def test_doctored_baseline_failure_shows_as_fix_with_a_note(self):
+        # A test flipped to FAIL in a baseline that ran the same compiler:
+        # the gate names it as a fix and says a toolchain cannot explain it.
+        baseline = load_fixture()
+        find_test(baseline, O2, "notes/int-widths.test")["code"] = "FAIL"
+        code, output = run_gate(baseline, load_fixture())
+        self.assertEqual(code, 0, output)
+        self.assertIn("O2.pie  notes/int-widths.test: FAIL -> PASS", output)
+        self.assertIn("note: baseline and candidate ran the same compilers "
+                      "(clang-14 14.0.6)", output)
+
+
+class UnexpectedPasses(unittest.TestCase):
+    def test_xpass_fails_the_gate_even_if_the_baseline_had_it(self):
+        baseline = load_fixture()
+        candidate = load_fixture()
+        for document in (baseline, candidate):
+            find_test(document, O2, "specs/lone-globals.test")["code"] = "XPASS"
+        code, output = run_gate(baseline, candidate)
+        self.assertEqual(code, 1)
+        self.assertIn("UNEXPECTED PASSES: XPASS in the candidate", output)
+        self.assertIn("specs/lone-globals.test: XPASS -> XPASS", output)
+        self.assertIn("gate: FAIL: 1 unexpected pass", output)
+
+
+class NewAndVanished(unittest.TestCase):
+    def test_new_passing_test_is_listed_and_passes(self):
+        candidate = load_fixture()
+        candidate["cells"][O2]["tests"].append(
+            {"name": "jump/patch-bytes.test", "code": "PASS", "elapsed": 0.1})
+        code, output = run_gate(load_fixture(), candidate)
+        self.assertEqual(code, 0, output)
+        self.assertIn("jump/patch-bytes.test: absent -> PASS", output)
+
+    def test_new_failing_test_fails_the_gate(self):
+        candidate = load_fixture()
+        candidate["cells"][O2]["tests"].append(
+            {"name": "jump/patch-bytes.test", "code": "FAIL", "elapsed": 0.1,
+             "detail": {"summary": "ld: cannot find -lxsdt"}})
+        code, output = run_gate(load_fixture(), candidate)
+        self.assertEqual(code, 1)
+        self.assertIn("NEW FAILING TESTS: not in the baseline, failing in the candidate: 1",
+                      output)
+
+    def test_vanished_failing_test_is_listed_but_passes(self):
+        candidate = load_fixture()
+        cell = candidate["cells"][O0]
+        cell["tests"] = [t for t in cell["tests"] if t["name"] != "values/int-widths.test"]
+        code, output = run_gate(load_fixture(), candidate)
+        self.assertEqual(code, 0, output)
+        self.assertIn("VANISHED TESTS: in the baseline (not passing there), not in the "
+                      "candidate: 1", output)
+
+
+class Matching(unittest.TestCase):
+    def test_compiler_versions_are_ignored(self):
+        candidate = as_compiler(load_fixture(), "clang-19", "19.1.7")
+        comparison = gate.compare(load_fixture(), candidate)
+        self.assertFalse(comparison["compiler_family_in_key"])
+        self.assertEqual(comparison["regressions"], [])
+        self.assertEqual(comparison["cells_only_in_baseline"], [])
+        code, output = run_gate(load_fixture(), candidate)
+        self.assertEqual(code, 0, output)
+        self.assertNotIn("same compilers", output)
+
+    def test_two_compilers_in_one_slot_are_told_apart_by_family(self):
+        document = load_fixture()
+        gcc = as_compiler(load_fixture(), "gcc-12", "12.2.0")
+        document["cells"].update(gcc["cells"])
+        find_test(document, "x86_64.gcc-12.O2.pie", "values/int-widths.test")["code"] = "FAIL"
+        comparison = gate.compare(load_fixture(), document)
+        self.assertTrue(comparison["compiler_family_in_key"])
+        # The clang cells match each other; the gcc cells are new.
+        self.assertEqual(comparison["regressions"], [])
+        self.assertIn("xsdt x86_64 O2.pie (gcc-12 12.2.0)", comparison["cells_only_in_candidate"])
+
+
+class Inputs(unittest.TestCase):
+    def test_schema_1_file_is_refused_with_a_reason(self):
+        code, output = run_gate(fixture_path("results-schema1.json"), load_fixture())
+        self.assertEqual(code, 2)
+        self.assertIn("schema 1 results.json", output)
+        self.assertIn("re-run ci/matrix.py", output)
+
+    def test_unreadable_file(self):
+        code, output = run_gate("/nonexistent/results.json", load_fixture())
+        self.assertEqual(code, 2)
+        self.assertIn("cannot read", output)
+
+    def test_json_output(self):
+        candidate = load_fixture()
+        find_test(candidate, O2, "values/int-widths.test")["code"] = "FAIL"
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "gate.json")
+            code, _ = run_gate(load_fixture(), candidate, "--json", out)
+            with open(out) as f:
+                written = json.load(f)
+        self.assertEqual(code, 1)
+        self.assertEqual(written["gate"], "fail")
+        self.assertEqual(written["regressions"][0]["test"], "values/int-widths.test")
+
+    def test_a_side_given_twice_is_a_usage_error(self):
+        with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+            gate.main([fixture_path("results-clang-14.json"),
+                       fixture_path("results-clang-14.json"),
+                       "--baseline-toolchain", "clang-14-x86_64"])
+
+
+if __name__ == "__main__":
+    unittest.main()
