@@ -211,6 +211,27 @@ class Inputs(unittest.TestCase):
         self.assertEqual(written["gate"], "fail")
         self.assertEqual(written["regressions"][0]["test"], "values/int-widths.test")
 
+    def test_unknown_toolchain_is_reported_before_any_run(self):
+        ran = []
+        original = gate.run_matrix
+        gate.run_matrix = lambda side, toolchains, args: ran.append(side)
+        try:
+            with tempfile.TemporaryDirectory() as build:
+                os.makedirs(os.path.join(build, "cells"))
+                with open(os.path.join(build, "cells", "clang-14-x86_64.json"), "w") as f:
+                    f.write("{}")
+                err = io.StringIO()
+                with contextlib.redirect_stderr(err):
+                    code = gate.main(["--build-dir", build,
+                                      "--baseline-toolchain", "clang-14-x86_64",
+                                      "--candidate-toolchain", "clang-19-x86_64"])
+        finally:
+            gate.run_matrix = original
+        self.assertEqual(code, 2)
+        self.assertEqual(ran, [])
+        self.assertIn("no toolchain 'clang-19-x86_64'", err.getvalue())
+        self.assertIn("known: clang-14-x86_64", err.getvalue())
+
     def test_a_side_given_twice_is_a_usage_error(self):
         with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
             gate.main([fixture_path("results-clang-14.json"),
