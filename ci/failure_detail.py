@@ -38,7 +38,7 @@ INSPECT_VIOLATION = re.compile(r"[\w.$-]+:[\w.$-]+ @0x[0-9a-f]+: .*")
 ERROR_LINE = re.compile(
     r"(\berror:|\bLLVM ERROR\b|undefined reference|cannot find|multiple definition"
     r"|Assertion .* failed|uncaught target signal|Segmentation fault|Aborted"
-    r"|Traceback|Exception)")
+    r"|Traceback|Exception|Reached timeout)")
 FILECHECK_ERROR = re.compile(r"error: [\w-]+: ")  # "error: CHECK-NEXT: expected string..."
 EXIT_CODE = re.compile(r"^Exit Code: (-?\d+)", re.M)
 # Absolute paths make lines long and differ between machines; the file name
