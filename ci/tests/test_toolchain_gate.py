@@ -82,6 +82,26 @@ class Regressions(unittest.TestCase):
         self.assertIn("xsdt x86_64 O2.pie: 3 tests: the candidate's cell is MISSING: "
                       "clang-14 not found; install clang-14", output)
 
+    def test_many_tests_failing_the_same_way_are_one_line(self):
+        # e.g. libxsdt did not build: every test of the cell fails to link.
+        baseline = load_fixture()
+        candidate = load_fixture()
+        for document in (baseline, candidate):
+            document["cells"][O2]["tests"] += [
+                {"name": f"jump/t{i}.test", "code": "PASS", "elapsed": 0} for i in range(5)]
+        for test in candidate["cells"][O2]["tests"]:
+            if test["name"].startswith("jump/"):
+                test.update(code="FAIL", detail={"summary": "ld: cannot find libxsdt.a"})
+        candidate["cells"][O2]["lit_warnings"] = ["lit.cfg.py:87: warning: building libxsdt "
+                                                  "failed:", "x.h:1:2: error: deprecated"]
+        code, output = run_gate(baseline, candidate)
+        self.assertEqual(code, 1)
+        self.assertIn("xsdt x86_64 O2.pie: 5 tests: PASS -> FAIL: ld: cannot find libxsdt.a "
+                      "(e.g. jump/t0.test, jump/t1.test, jump/t2.test)", output)
+        self.assertIn("lit's warnings in the candidate's failing cells (xsdt x86_64 O2.pie):\n"
+                      "  lit.cfg.py:87: warning: building libxsdt failed:\n"
+                      "  x.h:1:2: error: deprecated", output)
+
     def test_pass_to_not_applicable_is_a_regression(self):
         candidate = load_fixture()
         find_test(candidate, O2, "notes/int-widths.test")["code"] = "UNSUPPORTED"
