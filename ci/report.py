@@ -19,7 +19,7 @@ import html
 import os
 import sys
 
-from results_file import (GOOD_CODES, NOT_APPLICABLE_CODES, ResultsError,
+from results_file import (BAD_CODES, GOOD_CODES, NOT_APPLICABLE_CODES, ResultsError,
                           column_key, column_sort_key, failing_tests, load_results,
                           row_key, row_sort_key)
 
@@ -60,18 +60,37 @@ def not_applicable_count(cell):
 
 
 def cell_text(cell):
-    """The short text in a matrix cell, e.g. "118/120 +4 n/a" or "2 failed"."""
+    """(main, note) of a matrix cell: ("3/3", "+1 n/a"), ("2 failed", "1/3 +1 n/a"),
+    ("MISSING", ""), ("n/a", "")."""
     state = cell_state(cell)
-    if state == "n/a":
-        return "n/a"
-    if state == "missing":
-        return "MISSING"
-    text = f"{passed_count(cell)}/{cell.get('ran', 0)}"
-    if state == "failed":
-        text = f"{len(failing_tests(cell))} failed, {text}"
-    if not_applicable_count(cell):
-        text += f" +{not_applicable_count(cell)} n/a"
-    return text
+    if state in ("n/a", "missing"):
+        return ("n/a" if state == "n/a" else "MISSING"), ""
+    passed = f"{passed_count(cell)}/{cell.get('ran', 0)}"
+    not_applicable = (f"+{not_applicable_count(cell)} n/a"
+                      if not_applicable_count(cell) else "")
+    if state == "ok":
+        return passed, not_applicable
+    bad_tests = sum(1 for t in cell.get("tests", []) if t["code"] in BAD_CODES)
+    # A cell can fail with every test passing: the oracle verified 0 args.
+    main = f"{bad_tests} failed" if bad_tests else "cell check failed"
+    return main, f"{passed} {not_applicable}".strip()
+
+
+def group_failures(failures):
+    """[(failure, [test names])]: failures with the same code and detail (e.g.
+    every test of a cell failing to link the same missing library) once."""
+    groups = {}
+    for failure in failures:
+        detail = failure.get("detail") or {}
+        key = (failure["code"], detail.get("summary", ""), tuple(detail.get("lines", [])),
+               repr(detail.get("findings", [])))
+        groups.setdefault(key, (failure, []))[1].append(failure["name"])
+    return list(groups.values())
+
+
+def names_text(names, limit=12):
+    text = ", ".join(names[:limit])
+    return text + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
 def totals(document):
@@ -191,12 +210,14 @@ def render_markdown(document):
         line = list(row_label(row, grid, columns))
         for column in columns:
             cell = grid.get((row, column))
-            text = cell_text(cell)
+            main, note = cell_text(cell)
+            note = f" ({note})" if note else ""
             if cell_state(cell) == "failed":
-                text = f"**FAIL** [{text}](#{anchor(cell['key'])})"
+                line.append(f"**FAIL** [{main}](#{anchor(cell['key'])}){note}")
             elif cell_state(cell) == "ok":
-                text = f"ok {text}"
-            line.append(md_escape(text) if cell_state(cell) != "failed" else text)
+                line.append(f"ok {main}{note}")
+            else:
+                line.append(main)
         out.append("| " + " | ".join(line) + " |")
     out += ["", "## Totals", ""]
     out.append("| outcome | tests |")
@@ -224,9 +245,12 @@ def render_markdown(document):
             out.append("")
         for warning in cell.get("lit_warnings", []):
             out.append(f"- lit: {md_escape(warning)}")
-        for failure in failures[:MAX_FAILURES_PER_CELL]:
+        groups = group_failures(failures)
+        for failure, names in groups[:MAX_FAILURES_PER_CELL]:
             detail = failure.get("detail") or {}
-            out.append(f"- **{failure['code']}** `{failure['name']}`: "
+            who = (f"`{failure['name']}`" if len(names) == 1
+                   else f"{len(names)} tests ({names_text(names)})")
+            out.append(f"- **{failure['code']}** {who}: "
                        f"{md_escape(detail.get('summary', ''))}")
             findings = detail.get("findings", [])
             if findings:
@@ -244,8 +268,8 @@ def render_markdown(document):
                 out.append("  ```")
             if findings or lines:
                 out.append("")
-        if len(failures) > MAX_FAILURES_PER_CELL:
-            out.append(f"- ... and {len(failures) - MAX_FAILURES_PER_CELL} more failures "
+        if len(groups) > MAX_FAILURES_PER_CELL:
+            out.append(f"- ... and {len(groups) - MAX_FAILURES_PER_CELL} more failures "
                        "(all of them are in results.json)")
         out.append("")
     out += ["## Run", ""]
@@ -275,6 +299,7 @@ table.matrix td, table.matrix th { border: 1px solid #c8c8c8; padding: 4px 8px; 
 table.matrix th { background: #f3f3f3; font-weight: 600; }
 table.matrix td.label { background: #fafafa; white-space: nowrap; }
 table.matrix td.cell { text-align: center; white-space: nowrap; font-size: 13px; }
+table.matrix td.cell small { font-weight: 400; opacity: 0.8; }
 td.ok { background: #cfeed6; color: #0f5223; }
 td.failed { background: #f7c6c2; color: #7a1410; font-weight: 600; }
 td.failed a { color: inherit; }
@@ -339,7 +364,8 @@ def render_html(document):
             cell = grid.get((row, column))
             state = cell_state(cell)
             css = {"n/a": "na"}.get(state, state)
-            text = e(cell_text(cell))
+            main, note = cell_text(cell)
+            text = e(main)
             title = ""
             if state == "missing":
                 title = (f" title=\"{e(', '.join(cell.get('missing', [])))} not found; "
@@ -348,7 +374,8 @@ def render_html(document):
                 text = f"<a href=\"#{anchor(cell['key'])}\">{text}</a>"
             elif state == "n/a":
                 title = " title=\"this run has no such cell\""
-            out.append(f"<td class=\"cell {css}\"{title}>{text}</td>")
+            note = f"<br><small>{e(note)}</small>" if note else ""
+            out.append(f"<td class=\"cell {css}\"{title}>{text}{note}</td>")
         out.append("</tr>")
     out.append("</tbody></table>")
 
@@ -376,12 +403,14 @@ def render_html(document):
             if cell.get("compiler_version") else ""
         out.append(f"<h3 id=\"{anchor(key)}\">{e(key)}"
                    f"<span class=\"muted\">{version}</span></h3>")
-        for warning in cell.get("lit_warnings", []):
-            out.append(f"<p class=\"muted\">lit: {e(warning)}</p>")
-        for failure in failures[:MAX_FAILURES_PER_CELL]:
-            out.append(render_html_failure(failure))
-        if len(failures) > MAX_FAILURES_PER_CELL:
-            out.append(f"<p>... and {len(failures) - MAX_FAILURES_PER_CELL} more failures "
+        if cell.get("lit_warnings"):
+            out.append("<p class=\"muted\">lit's warnings for this cell:</p><pre>"
+                       + e("\n".join(cell["lit_warnings"])) + "</pre>")
+        groups = group_failures(failures)
+        for failure, names in groups[:MAX_FAILURES_PER_CELL]:
+            out.append(render_html_failure(failure, names))
+        if len(groups) > MAX_FAILURES_PER_CELL:
+            out.append(f"<p>... and {len(groups) - MAX_FAILURES_PER_CELL} more failures "
                        "(all of them are in results.json)</p>")
 
     out.append("<h2>Run</h2><table class=\"plain\">")
@@ -391,12 +420,14 @@ def render_html(document):
     return "\n".join(out) + "\n"
 
 
-def render_html_failure(failure):
+def render_html_failure(failure, names):
     e = html.escape
     detail = failure.get("detail") or {}
     code = failure["code"]
-    out = [f"<div class=\"failure\"><span class=\"code {e(code)}\">{e(code)}</span> "
-           f"<span class=\"name\">{e(failure['name'])}</span>"
+    who = (f"<span class=\"name\">{e(failure['name'])}</span>" if len(names) == 1 else
+           f"<span class=\"name\">{len(names)} tests</span> "
+           f"<span class=\"muted\">{e(names_text(names))}</span>")
+    out = [f"<div class=\"failure\"><span class=\"code {e(code)}\">{e(code)}</span> {who}"
            f"<div>{e(detail.get('summary', ''))}</div>"]
     findings = detail.get("findings", [])
     if findings:

@@ -20,11 +20,17 @@ class Matrix(unittest.TestCase):
     def test_cell_texts(self):
         document = load_fixture()
         cells = document["cells"]
-        self.assertEqual(report.cell_text(cells["x86_64.clang-14.O2.pie"]), "3/3 +1 n/a")
+        self.assertEqual(report.cell_text(cells["x86_64.clang-14.O2.pie"]), ("3/3", "+1 n/a"))
         self.assertEqual(report.cell_text(cells["x86_64.clang-14.O0.pie"]),
-                         "1 failed, 2/3 +1 n/a")
-        self.assertEqual(report.cell_text(cells["riscv64.clang-14.O2.pie"]), "MISSING")
-        self.assertEqual(report.cell_text(None), "n/a")
+                         ("1 failed", "2/3 +1 n/a"))
+        self.assertEqual(report.cell_text(cells["riscv64.clang-14.O2.pie"]), ("MISSING", ""))
+        self.assertEqual(report.cell_text(None), ("n/a", ""))
+
+    def test_cell_failing_only_its_cell_check(self):
+        cell = load_fixture()["cells"]["x86_64.clang-14.O2.pie"]
+        cell["status"] = "failed"
+        cell["cell_failures"] = [{"name": "values", "code": "ZERO", "detail": {}}]
+        self.assertEqual(report.cell_text(cell), ("cell check failed", "3/3 +1 n/a"))
 
     def test_totals(self):
         totals = report.totals(load_fixture())
@@ -38,9 +44,9 @@ class Html(unittest.TestCase):
         self.html = report.render_html(load_fixture())
 
     def test_colour_classes_per_state(self):
-        self.assertRegex(self.html, r'<td class="cell ok"[^>]*>3/3 \+1 n/a</td>')
-        self.assertRegex(self.html, r'<td class="cell failed"><a href="#cell-x86_64-clang-14-O0'
-                                    r'-pie">1 failed, 2/3 \+1 n/a</a></td>')
+        self.assertIn('<td class="cell ok">3/3<br><small>+1 n/a</small></td>', self.html)
+        self.assertIn('<td class="cell failed"><a href="#cell-x86_64-clang-14-O0-pie">1 failed'
+                      '</a><br><small>2/3 +1 n/a</small></td>', self.html)
         self.assertRegex(self.html, r'<td class="cell missing" title="qemu-riscv64 not found; '
                                     r'install binutils-riscv64-linux-gnu qemu-user clang-14">')
         # riscv64 has no -O0 cell in this run.
@@ -73,6 +79,21 @@ class Html(unittest.TestCase):
         self.assertIn("<tr><th>wall time</th><td>42 s (0.7 min)</td></tr>", self.html)
         self.assertIn("<tr><th>clang-14-riscv64</th><td>not installed</td></tr>", self.html)
 
+    def test_failures_with_the_same_detail_are_shown_once(self):
+        # e.g. libxsdt did not build: every test fails to link the same way.
+        document = load_fixture()
+        cell = document["cells"]["x86_64.clang-14.O0.pie"]
+        cell["tests"] = [{"name": f"jump/t{i}.test", "code": "FAIL", "elapsed": 0,
+                          "detail": {"summary": "clang: error: no such file: 'libxsdt.a'",
+                                     "lines": [], "findings": []}} for i in range(20)]
+        html = report.render_html(document)
+        self.assertEqual(html.count('<div class="failure">'), 1)
+        self.assertIn('<span class="name">20 tests</span> <span class="muted">jump/t0.test, '
+                      'jump/t1.test', html)
+        self.assertIn("jump/t11.test and 8 more</span>", html)
+        md = report.render_markdown(document)
+        self.assertIn("- **FAIL** 20 tests (jump/t0.test, jump/t1.test", md)
+
     def test_failures_per_cell_are_bounded(self):
         document = load_fixture()
         cell = document["cells"]["x86_64.clang-14.O0.pie"]
@@ -89,8 +110,8 @@ class Markdown(unittest.TestCase):
         md = report.render_markdown(load_fixture())
         self.assertIn("**FAILED**: 1 of 3 cells passed, 1 failed, 1 missing.", md)
         self.assertIn("| implementation | arch | compiler | O0 pie | O2 pie |", md)
-        self.assertIn("| xsdt | x86_64 | clang-14 (14.0.6) | **FAIL** [1 failed, 2/3 +1 n/a]"
-                      "(#cell-x86_64-clang-14-O0-pie) | ok 3/3 +1 n/a |", md)
+        self.assertIn("| xsdt | x86_64 | clang-14 (14.0.6) | **FAIL** [1 failed]"
+                      "(#cell-x86_64-clang-14-O0-pie) (2/3 +1 n/a) | ok 3/3 (+1 n/a) |", md)
         self.assertIn("| xsdt | riscv64 | clang-14 | n/a | MISSING |", md)
         self.assertIn("| `corpus:i16` | `arg0` | `-2@-268(%rbp)` | `-1599` | `-1600` |", md)
         self.assertIn("install `binutils-riscv64-linux-gnu qemu-user clang-14`", md)
