@@ -46,6 +46,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <sys/syscall.h>
 #include <type_traits>
 #include <unistd.h>
@@ -1104,13 +1105,19 @@ int aggregate_print_impl(xsdt_hdl *h, FILE *out) {
     return fail(h, XSDT_ERR_INTERNAL,
                 "xsdt_aggregate_print: no output stream given");
   // One snapshot, so the order and the numbers printed agree.
-  std::vector<std::pair<std::uint64_t, const ProbeEntry *>> rows;
+  // Ties keep the enable order through the index. Not std::stable_sort: with
+  // libstdc++ 12 it reaches the deprecated get_temporary_buffer, an error
+  // under clang 19's -Werror.
+  std::vector<std::tuple<std::uint64_t, std::size_t, const ProbeEntry *>> rows;
   for (const auto &probe : h->probes)
-    rows.emplace_back(probe->hits.load(std::memory_order_relaxed), probe.get());
-  std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
-    return a.first > b.first;
+    rows.emplace_back(probe->hits.load(std::memory_order_relaxed), rows.size(),
+                      probe.get());
+  std::sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
+    if (std::get<0>(a) != std::get<0>(b))
+      return std::get<0>(a) > std::get<0>(b);
+    return std::get<1>(a) < std::get<1>(b);
   });
-  for (const auto &[count, probe] : rows)
+  for (const auto &[count, index, probe] : rows)
     if (std::fprintf(out, "  %s  %" PRIu64 "\n", probe->id.c_str(), count) < 0)
       return fail(h, XSDT_ERR_INTERNAL, "xsdt_aggregate_print: write: %s",
                   std::strerror(errno));
