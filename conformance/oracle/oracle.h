@@ -2,7 +2,10 @@
  * The value oracle: checks, at run time, that every probe argument the
  * runtime (libxsdt) decodes equals the value the source passed.
  *
- *   ORACLE_PROBE(provider, name, args...)          XSDT_PROBE with 0..12 args
+ *   ORACLE_PROBE(provider, name, args...)          IMPL_PROBE with 0..12 args:
+ *                                                  the implementation under
+ *                                                  test (conformance/impls),
+ *                                                  XSDT_PROBE by default
  *   ORACLE_PROBE_GUARDED(provider, name, args...)  XSDT_PROBE_GUARDED
  *   ORACLE_STAP_PROBE, ORACLE_STAP_PROBE1..12, ORACLE_STAP_PROBEV,
  *   ORACLE_DTRACE_PROBE, ORACLE_DTRACE_PROBE1..12  the <xsdt/sys-sdt.h> names
@@ -247,7 +250,13 @@ template <class T> inline oracle_value value(T v) {
 
 /* ---- Public macros ------------------------------------------------------------ */
 
-#define ORACLE_PROBE(...) ORACLE_DO_(XSDT_PROBE(__VA_ARGS__), __VA_ARGS__)
+/* The implementation's adapter (conformance/impls/<name>.h, -include'd by the
+ * suite) defines IMPL_PROBE; without one the probes are xsdt's. */
+#ifndef IMPL_PROBE
+#define IMPL_PROBE(...) XSDT_PROBE(__VA_ARGS__)
+#endif
+
+#define ORACLE_PROBE(...) ORACLE_DO_(IMPL_PROBE(__VA_ARGS__), __VA_ARGS__)
 
 /* Records only while the semaphore is set, when XSDT_PROBE_GUARDED fires. */
 #define ORACLE_PROBE_GUARDED(...)                                              \

@@ -32,6 +32,12 @@ def main() -> int:
     out = command[out_index]
 
     key = hashlib.sha256()
+    # The compiler itself: an upgraded package under the same name must not
+    # reuse binaries built by the old one.
+    compiler = shutil.which(command[0]) if command else None
+    if compiler:
+        stat = os.stat(os.path.realpath(compiler))
+        key.update(f"{os.path.realpath(compiler)}:{stat.st_size}:{stat.st_mtime_ns}\0".encode())
     for i, word in enumerate(command):
         if i == out_index:
             continue

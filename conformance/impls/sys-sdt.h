@@ -1,0 +1,44 @@
+/* Adapter: SystemTap's <sys/sdt.h> (Debian systemtap-sdt-dev), through the
+ * STAP_PROBEn names that xsdt provides too. The header is the host's: it is
+ * arch-neutral, but Debian installs it under the host's multiarch directory,
+ * so the suite links it into a directory of its own for cross builds.
+ *
+ * It has no jump sites, no SDT(9) API and no xsdt macros; its semaphores
+ * need a hand-written <provider>_<name>_semaphore per probe, which the
+ * corpus does not have, so the semaphore programs are not applicable.
+ *
+ * xsdt-impl role: reference
+ * xsdt-impl features:
+ * xsdt-impl header: sys/sdt.h=/usr/include/[a-z0-9_]*-linux-gnu/sys/sdt.h
+ * xsdt-impl header: sys/sdt-config.h=/usr/include/[a-z0-9_]*-linux-gnu/sys/sdt-config.h
+ * xsdt-impl package: systemtap-sdt-dev
+ */
+#include <sys/sdt.h>
+
+/* STAP_PROBE for no argument, STAP_PROBE1..STAP_PROBE12 for 1..12: the
+ * fixed-count names, which work in every C and C++ mode (STAP_PROBEV needs
+ * an empty __VA_ARGS__, an error under -Wpedantic in C99). The trailing ~
+ * keeps the counter's own "..." non-empty. */
+#define IMPL_SYS_SDT_COUNT_(...)                                                \
+  IMPL_SYS_SDT_PICK_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, ~)
+#define IMPL_SYS_SDT_PICK_(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11,  \
+                           a12, count, ...)                                     \
+  count
+#define IMPL_SYS_SDT_CAT_(a, b) IMPL_SYS_SDT_CAT2_(a, b)
+#define IMPL_SYS_SDT_CAT2_(a, b) a##b
+#define IMPL_SYS_SDT_0 STAP_PROBE
+#define IMPL_SYS_SDT_1 STAP_PROBE1
+#define IMPL_SYS_SDT_2 STAP_PROBE2
+#define IMPL_SYS_SDT_3 STAP_PROBE3
+#define IMPL_SYS_SDT_4 STAP_PROBE4
+#define IMPL_SYS_SDT_5 STAP_PROBE5
+#define IMPL_SYS_SDT_6 STAP_PROBE6
+#define IMPL_SYS_SDT_7 STAP_PROBE7
+#define IMPL_SYS_SDT_8 STAP_PROBE8
+#define IMPL_SYS_SDT_9 STAP_PROBE9
+#define IMPL_SYS_SDT_10 STAP_PROBE10
+#define IMPL_SYS_SDT_11 STAP_PROBE11
+#define IMPL_SYS_SDT_12 STAP_PROBE12
+
+#define IMPL_PROBE(...)                                                        \
+  IMPL_SYS_SDT_CAT_(IMPL_SYS_SDT_, IMPL_SYS_SDT_COUNT_(__VA_ARGS__))(__VA_ARGS__)
