@@ -1,20 +1,45 @@
 #!/usr/bin/env python3
-"""Runs the conformance matrix: every toolchain x cell, one lit run per cell.
+"""Runs the conformance matrix: one lit run per cell, then the report.
 
-A cell is (arch, compiler, opt, link). Each toolchain gets the five opt
-levels as PIE plus one non-PIE and one static build at -O2. The table shows
-passed/total per cell; a cell whose compiler, emulator or tool is missing is
-printed as MISSING with the package to install and fails the run, as does
-any failing, unresolved or unexpectedly passing test and any cell that ran
-no test at all.
+A cell is (implementation, arch, compiler, opt, link). Implementations come
+from conformance/impls/list, toolchains from ci/toolchains.py (every
+installed gcc cross compiler and clang, verified by compiling and linking a
+program for the target) or from --toolchain JSON files. A preset picks the
+other axes:
 
-It writes results.json (schema 2: every cell's per-test outcomes, with a
-short detail for each failure, tool versions and the wall time), then
-report.md and report.html beside it (ci/report.py).
+  default  every implementation x gcc-12 and clang-14 x -O0..-Os x PIE
+  full     every implementation x every compiler found x -O0..-Os (and
+           -Oz for clang) x pie, nopie, static and shared
+  ctest    what one ctest conformance.<arch>.<compiler> test runs: xsdt at
+           -O0..-Os PIE plus -O2 nopie, static and shared, and every other
+           implementation at -O0..-Os PIE
+
+--impl, --arch, --compiler, --opt and --link narrow (or, for --opt and
+--link, replace) the preset's axes; --filter and --num-shards/--run-shard
+go to lit.
+
+Verdict: a subject implementation (xsdt) fails the run on any failing,
+unresolved or unexpectedly passing test. A reference implementation
+(sys/sdt.h) is run side by side: its failures are findings, shown in the
+report, except that every known bug its adapter declares must still be hit
+(its catalog test must fail) in at least one cell of the run where that test
+ran with a matching compiler. A cell whose compiler, emulator or header is
+missing is MISSING, loudly, with the package to install, and fails the run.
+
+Cells are cached by content: the key covers the sources the cell's tests
+read (lit-tests, conformance, sdt, the arch's directory, the adapter and the
+implementation's headers), the inspector binary, the compiler and emulator
+binaries, lit and the cell's options. A cell that passed is not run again
+until one of those changes (--no-cache runs everything).
+
+It writes results.json (schema 2), then report.md and report.html beside it.
 """
 import argparse
+import concurrent.futures
 import datetime
+import fnmatch
 import glob
+import hashlib
 import json
 import os
 import platform
@@ -22,48 +47,136 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 import report
+import toolchains as toolchain_discovery
 from failure_detail import extract_detail, shorten
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "conformance", "impls"))
+import implementations  # noqa: E402
+
 OPTS = ["-O0", "-O1", "-O2", "-O3", "-Os"]
-CELLS = [(opt, "pie") for opt in OPTS] + [("-O2", "nopie"), ("-O2", "static")]
+CLANG_ONLY_OPTS = ["-Oz"]
+LINKS = ["pie", "nopie", "static", "shared"]
+PRESETS = ("default", "full", "ctest")
 BAD = {"FAIL", "XPASS", "UNRESOLVED", "TIMEOUT"}
 RESULTS_SCHEMA = 2
-# The SDT implementation whose probes the lit suite checks. Only xsdt for
-# now; issue 5 adds sys/sdt.h, and every cell already carries the field so
-# that the report and the gate need no change then.
-IMPLEMENTATION = "xsdt"
+CACHE_VERSION = 1
 # lit names a test "<suite> :: <path>"; results.json keeps the path.
 LIT_SUITE_PREFIX = re.compile(r"^[^:]+ :: ")
 MAX_LIT_WARNING_LINES = 6
+CATALOG_PREFIX = "catalog/"
 
 
-def cell_name(opt, link):
-    return f"{opt.lstrip('-')}.{link}"
+def cell_name(impl, arch, compiler, opt, link):
+    return f"{impl}.{arch}.{compiler}.{opt.lstrip('-')}.{link}"
 
 
-def missing_tools(toolchain, args):
-    """Returns the list of missing executables for this toolchain."""
+def family(compiler):
+    return compiler.split("-")[0]
+
+
+def matches(value, patterns):
+    return not patterns or any(fnmatch.fnmatchcase(value, p) for p in patterns)
+
+
+def preset_cells(preset, impl, compiler):
+    """The (opt, link) pairs a preset runs for one implementation and compiler."""
+    opts = OPTS + (CLANG_ONLY_OPTS if family(compiler) == "clang" else [])
+    if preset == "default":
+        return [(opt, "pie") for opt in OPTS]
+    if preset == "full":
+        return [(opt, link) for link in LINKS for opt in opts]
+    if impl["role"] == "subject":  # ctest
+        return [(opt, "pie") for opt in OPTS] + [("-O2", l) for l in LINKS if l != "pie"]
+    return [(opt, "pie") for opt in OPTS]
+
+
+# ------------------------------------------------------------ content keys
+
+_tree_digests = {}
+_tree_lock = threading.Lock()
+
+
+def tree_digest(path):
+    """sha256 over every file under path (names and contents), memoised."""
+    with _tree_lock:
+        if path in _tree_digests:
+            return _tree_digests[path]
+    digest = hashlib.sha256()
+    if os.path.isfile(path):
+        with open(path, "rb") as f:
+            digest.update(f.read())
+    for dirpath, dirnames, files in os.walk(path):
+        dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", "Output"))
+        for name in sorted(files):
+            if name.endswith(".pyc"):
+                continue
+            file_path = os.path.join(dirpath, name)
+            digest.update(os.path.relpath(file_path, path).encode() + b"\0")
+            with open(file_path, "rb") as f:
+                digest.update(f.read())
+    with _tree_lock:
+        _tree_digests[path] = digest.hexdigest()
+    return _tree_digests[path]
+
+
+def binary_identity(command):
+    """realpath, size and mtime of a command's executable (None if absent)."""
+    found = shutil.which(command) if command else None
+    if not found:
+        return None
+    real = os.path.realpath(found)
+    stat = os.stat(real)
+    return f"{real}:{stat.st_size}:{stat.st_mtime_ns}"
+
+
+def cell_cache_key(impl, toolchain, opt, link, args):
+    parts = {
+        "version": CACHE_VERSION,
+        "impl": impl["name"], "opt": opt, "link": link,
+        "toolchain": {k: toolchain.get(k) for k in
+                      ("arch", "triple", "compiler", "cc", "cxx", "target_flag", "emulator")},
+        "cc": binary_identity(toolchain["cc"]), "cxx": binary_identity(toolchain["cxx"]),
+        "emulator": binary_identity((toolchain["emulator"] or "").split(" ")[0]),
+        "inspect": tree_digest(args.inspect),
+        "lit": tree_digest(args.lit), "filecheck": binary_identity(
+            os.path.join(args.llvm_bin, "FileCheck")),
+        "filter": args.filter, "shard": [args.num_shards, args.run_shard],
+        "trees": [tree_digest(os.path.join(REPO, d)) for d in
+                  ("lit-tests", "conformance", "sdt", os.path.join("arches", toolchain["arch"]))],
+        "headers": [tree_digest(p) for pattern in impl["headers"].values()
+                    for p in sorted(glob.glob(pattern))],
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+# --------------------------------------------------------------- one cell
+
+def missing_tools(impl, toolchain, args):
+    """What this cell cannot run without: executables, files, headers."""
+    if toolchain.get("broken"):
+        return [f"{toolchain['cc']} ({toolchain['broken']})"]
     needed = [toolchain["cc"], toolchain["cxx"], "readelf",
               os.path.join(args.llvm_bin, "FileCheck")]
     if toolchain["emulator"]:
         needed.append(toolchain["emulator"].split()[0])
     missing = [tool for tool in needed if not shutil.which(tool)]
-    for path in (args.lit, args.inspect):
-        if not os.path.exists(path):
-            missing.append(path)
+    missing += [path for path in (args.lit, args.inspect) if not os.path.exists(path)]
+    missing += [f"<{h}> of {impl['name']}" for h in implementations.missing_headers(impl)]
     return missing
 
 
-def run_cell(toolchain_path, toolchain, opt, link, args):
+def run_cell(impl, toolchain_path, toolchain, opt, link, args):
+    name = cell_name(impl["name"], toolchain["arch"], toolchain["compiler"], opt, link)
     out_dir = os.path.join(args.work_dir, "results")
     os.makedirs(out_dir, exist_ok=True)
-    out_json = os.path.join(
-        out_dir, f"{toolchain['arch']}.{toolchain['compiler']}.{cell_name(opt, link)}.json")
+    out_json = os.path.join(out_dir, f"{name}.json")
     command = [sys.executable, args.lit, "-s", "-v", f"-j{args.jobs}",
+               "--param", f"impl={impl['name']}",
                "--param", f"toolchain={toolchain_path}",
                "--param", f"opt={opt}", "--param", f"link={link}",
                "--param", f"inspect={args.inspect}",
@@ -72,14 +185,14 @@ def run_cell(toolchain_path, toolchain, opt, link, args):
                "-o", out_json]
     if args.filter:
         command += ["--filter", args.filter]
+    if args.num_shards:
+        command += ["--num-shards", str(args.num_shards), "--run-shard", str(args.run_shard)]
     command.append(os.path.join(REPO, "lit-tests"))
     if os.path.exists(out_json):
         os.unlink(out_json)
     # values/ tests tee the oracle's summary to <test>.tmp*.oracle; clear
     # old ones so that only this run's are counted.
-    cell_dir = os.path.join(args.work_dir, f"{toolchain['arch']}.{toolchain['compiler']}."
-                            f"{cell_name(opt, link)}")
-    oracle_glob = os.path.join(cell_dir, "values", "Output", "*.oracle")
+    oracle_glob = os.path.join(args.work_dir, name, "values", "Output", "*.oracle")
     for stale in glob.glob(oracle_glob):
         os.unlink(stale)
     started = time.monotonic()
@@ -102,7 +215,6 @@ def run_cell(toolchain_path, toolchain, opt, link, args):
             tests.append(outcome)
     tests.sort(key=lambda t: t["name"])
     ran = sum(counts.get(c, 0) for c in ("PASS", "FAIL", "XFAIL", "XPASS"))
-    ok = proc.returncode == 0 and not failures and counts.get("PASS", 0) > 0
     sites, verified = 0, 0
     for path in glob.glob(oracle_glob):
         with open(path) as f:
@@ -110,34 +222,44 @@ def run_cell(toolchain_path, toolchain, opt, link, args):
         if m:
             sites += int(m.group(1))
             verified += int(m.group(2))
-    ran_values = not args.filter or "values" in args.filter
-    if ran_values and verified == 0:
+    test_names = {t["name"] for t in tests}
+    values_ran = any(t["name"].startswith("values/") and t["code"] not in ("UNSUPPORTED",)
+                     for t in tests)
+    if values_ran and verified == 0:
         failures.append(("values", "ZERO", "the value oracle verified 0 arguments in this cell"))
-        ok = False
     if not os.path.exists(out_json):
         failures.append(("lit", "ERROR", proc.stdout + proc.stderr))
-        ok = False
-    test_names = {t["name"] for t in tests}
     # Failures of the cell as a whole (the oracle's 0-args rule, lit not
     # running at all), as opposed to one lit test's.
-    cell_failures = [{"name": name, "code": code, "detail": extract_detail(code, output)}
-                     for name, code, output in failures if name not in test_names]
-    if counts.get("PASS", 0) == 0 and not failures:
-        not_applicable = counts.get("UNSUPPORTED", 0)
+    cell_failures = [{"name": n, "code": code, "detail": extract_detail(code, output)}
+                     for n, code, output in failures if n not in test_names]
+    if ran == 0 and os.path.exists(out_json):
         cell_failures.append({"name": "lit", "code": "NO-TESTS", "detail": {
-            "summary": f"no test passed in this cell ({len(tests)} selected, "
-                       f"{not_applicable} not applicable)", "lines": [], "findings": []}})
+            "summary": f"no test ran in this cell ({len(tests)} selected, "
+                       f"{counts.get('UNSUPPORTED', 0)} not applicable)",
+            "lines": [], "findings": []}})
     # lit's own warnings (e.g. "building libxsdt failed") explain failures
     # that every runtime test of the cell then shows.
     warnings = [shorten(line) for line in proc.stderr.splitlines()
                 if re.search(r"\b(warning|error|fatal)\b", line, re.I)]
-    return {"ok": ok, "counts": counts, "ran": ran,
+    failing = bool(failures) or bool(cell_failures) or (proc.returncode != 0 and not tests)
+    if impl["role"] == "subject":
+        ok = not failing
+    else:
+        # A reference implementation's failing tests are findings; the cell
+        # itself must still have run (lit worked, some test ran).
+        ok = os.path.exists(out_json) and ran > 0 and not any(
+            f["code"] in ("ERROR", "NO-TESTS") for f in cell_failures)
+    return {"ok": ok, "status": "ok" if not failing else "failed",
+            "counts": counts, "ran": ran,
             "sites_verified": sites, "args_verified": verified,
             "elapsed": round(time.monotonic() - started, 1),
             "tests": tests, "cell_failures": cell_failures,
             "lit_warnings": warnings[:MAX_LIT_WARNING_LINES],
             "_console_failures": failures}
 
+
+# ---------------------------------------------------------- tool versions
 
 def first_output_line(command, pattern=r"\d+\.\d+"):
     """The first line of `command`'s output that matches pattern, or None."""
@@ -189,10 +311,11 @@ def source_state():
             "dirty": bool(git("status", "--porcelain", "--untracked-files=no"))}
 
 
-def cell_document(toolchain, compiler_version, opt, link, result):
+def cell_document(impl, toolchain, compiler_version, opt, link, result):
     """One cell of results.json v2: its coordinates, then its outcome."""
     document = {
-        "implementation": IMPLEMENTATION,
+        "implementation": impl["name"],
+        "role": impl["role"],
         "arch": toolchain["arch"],
         "compiler": toolchain["compiler"],
         "compiler_version": compiler_version,
@@ -202,19 +325,121 @@ def cell_document(toolchain, compiler_version, opt, link, result):
     }
     if "missing" in result:
         document.update(status="missing", ok=False, missing=result["missing"],
-                        packages=toolchain["packages"].strip(), tests=[])
+                        packages=result["packages"], tests=[])
         return document
-    document["status"] = "ok" if result["ok"] else "failed"
     document.update({k: v for k, v in result.items() if not k.startswith("_")})
     # Schema 1 had "failures" as a list of names; kept for old readers.
-    document["failures"] = [name for name, _, _ in result["_console_failures"]]
+    document["failures"] = [name for name, _, _ in result.get("_console_failures", [])]
     return document
 
 
+# ------------------------------------------------------ the known-bug catalog
+
+def catalog_summary(cell_documents, impls):
+    """Per implementation and catalog test: the cells that hit it (failed),
+    passed it, or could not run it. Then the known-bug check: every known
+    bug of a reference adapter must be hit where its test ran with a
+    matching compiler. Returns (catalog, problems)."""
+    catalog = {}
+    for key, cell in cell_documents.items():
+        for test in cell.get("tests", []):
+            if not test["name"].startswith(CATALOG_PREFIX):
+                continue
+            entry = catalog.setdefault(cell["implementation"], {}).setdefault(
+                test["name"], {"hit": [], "passed": [], "not_applicable": 0})
+            if test["code"] in BAD:
+                entry["hit"].append(key)
+            elif test["code"] in ("PASS", "XFAIL"):
+                entry["passed"].append(key)
+            else:
+                entry["not_applicable"] += 1
+    problems = []
+    for impl in impls:
+        for known in impl["known_bugs"]:
+            test, *compilers = known.split()
+            ran = [(key, cell) for key, cell in cell_documents.items()
+                   if cell["implementation"] == impl["name"]
+                   and matches(cell["compiler"], compilers)
+                   and any(t["name"] == test and t["code"] not in ("UNSUPPORTED",)
+                           for t in cell.get("tests", []))]
+            if not ran:
+                continue  # not in this run's cells: nothing to say
+            hit = [key for key, cell in ran if any(
+                t["name"] == test and t["code"] in BAD for t in cell["tests"])]
+            if not hit:
+                problems.append(
+                    f"known bug {test} of {impl['name']} not reproduced: it passed in all "
+                    f"{len(ran)} cells where it ran ({', '.join(k for k, _ in ran[:4])}"
+                    f"{', ...' if len(ran) > 4 else ''}); the catalog test lost its teeth "
+                    f"or {impl['name']} changed")
+    return catalog, problems
+
+
+# --------------------------------------------------------------- the run
+
+def load_toolchains(args):
+    """[(json path, toolchain)], discovered or from --toolchain files."""
+    json_dir = os.path.join(args.work_dir, "toolchains")
+    if args.toolchain:
+        found = []
+        for path in args.toolchain:
+            with open(path) as f:
+                toolchain = json.load(f)
+            toolchain.setdefault("name", os.path.splitext(os.path.basename(path))[0])
+            found.append(toolchain)
+    else:
+        compilers = args.compiler or (["gcc-12", "clang-14"] if args.preset != "full" else None)
+        found = toolchain_discovery.discover(REPO, cache_dir=os.path.join(args.work_dir, "cache"),
+                                             compilers=compilers, arches=args.arch)
+    found = [t for t in found if matches(t["arch"], args.arch)
+             and matches(t["compiler"], args.compiler)]
+    paths = toolchain_discovery.write_json(found, json_dir) if found else []
+    return list(zip(paths, found))
+
+
+def select_impls(args):
+    names = implementations.names()
+    chosen = [n for n in names if matches(n, args.impl)]
+    unknown = [p for p in args.impl or [] if not any(fnmatch.fnmatchcase(n, p) for n in names)]
+    if unknown:
+        raise SystemExit(f"matrix: unknown --impl {', '.join(unknown)} "
+                         f"(conformance/impls/list has {', '.join(names)})")
+    return [implementations.load(n) for n in chosen]
+
+
+def plan(impls, toolchains, args):
+    """Every cell to run, in a stable order: (impl, path, toolchain, opt, link).
+    --opt replaces the preset's opt levels, --link its link modes."""
+    cells = []
+    for impl in impls:
+        for path, toolchain in toolchains:
+            pairs = preset_cells(args.preset, impl, toolchain["compiler"])
+            if args.opt:
+                links = list(dict.fromkeys(link for _, link in pairs))
+                pairs = [(opt, link) for link in links for opt in args.opt]
+            if args.link:
+                opts = list(dict.fromkeys(opt for opt, _ in pairs))
+                pairs = [(opt, link) for link in args.link for opt in opts]
+            for opt, link in dict.fromkeys(pairs):
+                if opt in CLANG_ONLY_OPTS and family(toolchain["compiler"]) != "clang":
+                    continue
+                cells.append((impl, path, toolchain, opt, link))
+    return cells
+
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--preset", choices=PRESETS, default="default")
+    parser.add_argument("--impl", action="append", help="implementations (glob)")
+    parser.add_argument("--arch", action="append", help="arches (glob)")
+    parser.add_argument("--compiler", action="append",
+                        help="compilers (glob, e.g. clang-*; default gcc-12 and clang-14, "
+                        "every compiler found with --preset full)")
+    parser.add_argument("--opt", action="append", choices=OPTS + CLANG_ONLY_OPTS)
+    parser.add_argument("--link", action="append", choices=LINKS)
     parser.add_argument("--toolchain", action="append", default=[],
-                        help="toolchain JSON (default: all under BUILD/cells)")
+                        help="toolchain JSON instead of discovery (repeatable)")
     parser.add_argument("--build-dir", default=os.path.join(REPO, "build"))
     parser.add_argument("--inspect")
     parser.add_argument("--lit", default="/usr/lib/llvm-14/build/utils/lit/lit.py")
@@ -222,112 +447,120 @@ def main():
     parser.add_argument("--work-dir")
     parser.add_argument("--results", help="results.json to write (default: WORK_DIR/"
                         "results.json); report.md and report.html go beside it")
-    parser.add_argument("--filter", help="lit --filter regex")
-    parser.add_argument("--arch", action="append", help="only these arches")
-    parser.add_argument("--compiler", action="append", help="only these compilers")
-    parser.add_argument("--cell", action="append", dest="only_cells", metavar="OPT.LINK",
-                        help="only these cells of each toolchain, e.g. O2.pie "
-                        f"(default: all of {', '.join(cell_name(o, l) for o, l in CELLS)})")
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--filter", help="lit --filter regex (e.g. 'catalog/|values/')")
+    parser.add_argument("--num-shards", type=int, help="lit sharding: split each cell's "
+                        "tests into N shards ...")
+    parser.add_argument("--run-shard", type=int, help="... and run shard K (1-based)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="run every cell, even one whose inputs did not change")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2,
+                        help="lit workers per cell")
+    parser.add_argument("--parallel-cells", type=int, default=2,
+                        help="cells run at the same time")
     args = parser.parse_args()
+    if (args.num_shards is None) != (args.run_shard is None) or (
+            args.num_shards and not 1 <= args.run_shard <= args.num_shards):
+        parser.error("--num-shards N and --run-shard K (1 <= K <= N) go together")
     # Absolute: lit runs each test in its own directory.
     args.build_dir = os.path.abspath(args.build_dir)
     args.inspect = os.path.abspath(
         args.inspect or os.path.join(args.build_dir, "sdt", "inspect", "xsdt-inspect"))
     args.work_dir = os.path.abspath(args.work_dir or os.path.join(args.build_dir, "matrix"))
+    os.makedirs(args.work_dir, exist_ok=True)
 
-    paths = args.toolchain or sorted(glob.glob(os.path.join(args.build_dir, "cells", "*.json")))
-    if not paths:
-        print(f"matrix: no toolchain descriptions under {args.build_dir}/cells; "
-              "configure the build first (cmake -S . -B build)", file=sys.stderr)
+    impls = select_impls(args)
+    toolchains = load_toolchains(args)
+    if not toolchains:
+        print("matrix: no toolchain matches; install them with toolchains/install-deps.sh "
+              "(python3 ci/toolchains.py lists what is found)", file=sys.stderr)
         return 2
-    toolchains = []
-    for path in paths:
-        with open(path) as f:
-            toolchain = json.load(f)
-        if args.arch and toolchain["arch"] not in args.arch:
-            continue
-        if args.compiler and toolchain["compiler"] not in args.compiler:
-            continue
-        toolchain.setdefault("name", os.path.splitext(os.path.basename(path))[0])
-        toolchains.append((path, toolchain))
-    cells_to_run = CELLS
-    if args.only_cells:
-        cells_to_run = [(o, l) for o, l in CELLS if cell_name(o, l) in args.only_cells]
-        unknown = set(args.only_cells) - {cell_name(o, l) for o, l in CELLS}
-        if unknown:
-            print(f"matrix: unknown --cell {', '.join(sorted(unknown))}", file=sys.stderr)
-            return 2
-
-    results = {}
-    cell_documents = {}
-    all_ok = True
+    cells = plan(impls, toolchains, args)
     start = time.monotonic()
     started_at = datetime.datetime.now(datetime.timezone.utc)
     tools = tool_versions(toolchains, args)
-    total = len(toolchains) * len(cells_to_run)
-    done = 0
-    for path, toolchain in toolchains:
-        row = f"{toolchain['arch']}.{toolchain['compiler']}"
-        missing = missing_tools(toolchain, args)
-        compiler_version = version_number(tools["compilers"].get(toolchain["name"]))
-        for opt, link in cells_to_run:
-            done += 1
-            if missing:
-                result = {"missing": missing}
-                all_ok = False
-            else:
-                print(f"[{done}/{total}] {row}.{cell_name(opt, link)} ...", flush=True)
-                result = run_cell(path, toolchain, opt, link, args)
-                all_ok &= result["ok"]
-            results[(row, cell_name(opt, link))] = result
-            cell_documents[f"{row}.{cell_name(opt, link)}"] = cell_document(
-                toolchain, compiler_version, opt, link, result)
+    cache_dir = os.path.join(args.work_dir, "cell-cache")
+    os.makedirs(cache_dir, exist_ok=True)
+    print(f"matrix: {len(cells)} cells: {len(impls)} implementations "
+          f"({', '.join(i['name'] for i in impls)}) x {len(toolchains)} toolchains "
+          f"({', '.join(t['name'] for _, t in toolchains)}), preset {args.preset}", flush=True)
+
+    results = {}
+    done = [0]
+    print_lock = threading.Lock()
+
+    def run_one(cell):
+        impl, path, toolchain, opt, link = cell
+        name = cell_name(impl["name"], toolchain["arch"], toolchain["compiler"], opt, link)
+        missing = missing_tools(impl, toolchain, args)
+        cached = False
         if missing:
-            print(f"MISSING {row}: {' '.join(missing)} not found; install the Debian "
-                  f"packages: {toolchain['packages'].strip()} (toolchains/install-deps.sh)",
-                  flush=True)
-
-    for (row, cell), result in results.items():
-        for name, code, output in result.get("_console_failures", []):
-            print(f"\n=== {code}: {row}.{cell}: {name}\n{output.strip()[-3000:]}")
-
-    columns = [cell_name(opt, link) for opt, link in cells_to_run]
-    rows = [f"{t['arch']}.{t['compiler']}" for _, t in toolchains]
-    width = max([len(r) for r in rows] + [10])
-    print("\nxsdt conformance matrix (passed/total lit tests per cell; "
-          "+Nna: tests not applicable to the cell, not counted)")
-    print(" " * width + " | " + " | ".join(f"{c:>16}" for c in columns))
-    print("-" * width + "-+-" + "-+-".join("-" * 16 for _ in columns))
-    for row in rows:
-        cells = []
-        for column in columns:
-            result = results[(row, column)]
-            if "missing" in result:
-                text = "MISSING"
+            packages = " ".join(filter(None, [toolchain.get("packages", "").strip(),
+                                               impl["package"]]))
+            result = {"missing": missing, "packages": packages, "ok": False}
+        else:
+            key = cell_cache_key(impl, toolchain, opt, link, args)
+            cache_file = os.path.join(cache_dir, f"{key}.json")
+            if not args.no_cache and os.path.exists(cache_file):
+                with open(cache_file) as f:
+                    result = json.load(f)
+                result["_console_failures"] = []
+                cached = True
+            else:
+                result = run_cell(impl, path, toolchain, opt, link, args)
+                if result["ok"]:
+                    with open(cache_file + ".tmp", "w") as f:
+                        json.dump({k: v for k, v in result.items() if not k.startswith("_")}, f)
+                    os.replace(cache_file + ".tmp", cache_file)
+            result["cached"] = cached
+        with print_lock:
+            done[0] += 1
+            if missing:
+                verdict = "MISSING " + ", ".join(missing)
             else:
                 passed = result["counts"].get("PASS", 0) + result["counts"].get("XFAIL", 0)
-                text = f"{'ok' if result['ok'] else 'FAIL'} {passed}/{result['ran']}"
-                not_applicable = result["counts"].get("UNSUPPORTED", 0)
-                if not_applicable:
-                    text += f" +{not_applicable}na"
-            cells.append(f"{text:>16}")
-        print(f"{row:<{width}} | " + " | ".join(cells))
-    print("\nvalue oracle: sites/args verified per cell (every argument of every "
-          "site hit, compared with the source's values)")
-    print(" " * width + " | " + " | ".join(f"{c:>16}" for c in columns))
-    for row in rows:
-        cells = []
-        for column in columns:
-            result = results[(row, column)]
-            text = ("MISSING" if "missing" in result else
-                    f"{result['sites_verified']}/{result['args_verified']}")
-            cells.append(f"{text:>16}")
-        print(f"{row:<{width}} | " + " | ".join(cells))
-    failed = sum(1 for r in results.values() if "missing" in r or not r["ok"])
+                failed = len([t for t in result["tests"] if t["code"] in BAD])
+                verdict = (f"{'ok' if result['status'] == 'ok' else 'FAIL'} {passed} passed"
+                           + (f", {failed} failed" if failed else "")
+                           + (" (reference: findings)" if failed and impl["role"] != "subject"
+                              else "")
+                           + (" [cached]" if cached else f" in {result['elapsed']:.0f}s"))
+            elapsed = time.monotonic() - start
+            print(f"[{done[0]}/{len(cells)} {elapsed:4.0f}s] {name}: {verdict}", flush=True)
+        return name, cell, result
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.parallel_cells)) as pool:
+        for name, cell, result in pool.map(run_one, cells):
+            results[name] = (cell, result)
+
+    cell_documents = {}
+    all_ok = True
+    for name, ((impl, _, toolchain, opt, link), result) in results.items():
+        version = version_number(tools["compilers"].get(toolchain["name"]))
+        cell_documents[name] = cell_document(impl, toolchain, version, opt, link, result)
+        all_ok &= bool(result["ok"])
+    catalog, problems = catalog_summary(cell_documents, impls)
+    all_ok &= not problems
+
+    for name, (cell, result) in results.items():
+        if cell[0]["role"] != "subject":
+            continue  # a reference implementation's failures are in the report
+        for test, code, output in result.get("_console_failures", []):
+            print(f"\n=== {code}: {name}: {test}\n{output.strip()[-3000:]}")
+    print_console_matrix(cell_documents)
+    print_catalog(catalog, impls)
+    missing_cells = [n for n, d in cell_documents.items() if d["status"] == "missing"]
+    for problem in problems:
+        print(f"CATALOG FAILURE: {problem}")
+    if missing_cells:
+        print(f"MISSING: {len(missing_cells)} cells could not run (e.g. {missing_cells[0]}: "
+              f"{', '.join(cell_documents[missing_cells[0]]['missing'])}); install with "
+              "bash toolchains/install-deps.sh")
     wall_seconds = time.monotonic() - start
-    print(f"\n{len(results) - failed} cells passed, {failed} failed "
-          f"({wall_seconds:.0f}s)")
+    failed = [n for n, d in cell_documents.items()
+              if d["status"] != "ok" and d["role"] == "subject" or d["status"] == "missing"]
+    cached = sum(1 for _, r in results.values() if r.get("cached"))
+    print(f"\n{len(cell_documents)} cells ({cached} cached): {len(failed)} of the subject "
+          f"implementation failed or missing; {wall_seconds:.0f}s")
 
     document = {
         "schema": RESULTS_SCHEMA,
@@ -337,8 +570,13 @@ def main():
         "wall_seconds": round(wall_seconds, 1),
         "host": {"machine": platform.machine(), "cpus": os.cpu_count()},
         "source": source_state(),
-        "options": {"filter": args.filter, "jobs": args.jobs, "cells": args.only_cells,
+        "options": {"preset": args.preset, "filter": args.filter, "jobs": args.jobs,
+                    "shard": f"{args.run_shard}/{args.num_shards}" if args.num_shards else None,
                     "toolchains": [t["name"] for _, t in toolchains]},
+        "implementations": {i["name"]: {k: i[k] for k in ("role", "features", "known_bugs",
+                                                           "package")} for i in impls},
+        "catalog": catalog,
+        "catalog_problems": problems,
         "tools": tools,
         "cells": cell_documents,
     }
@@ -350,6 +588,56 @@ def main():
     written = [results_path] + report.write_reports(document, os.path.dirname(results_path))
     print("wrote " + ", ".join(written))
     return 0 if all_ok else 1
+
+
+def print_console_matrix(cell_documents):
+    """passed/ran per cell: rows impl.arch.compiler, columns opt.link."""
+    rows = sorted({(d["implementation"], d["arch"], d["compiler"])
+                   for d in cell_documents.values()})
+    columns = sorted({(d["link"], d["opt"]) for d in cell_documents.values()},
+                     key=lambda c: (LINKS.index(c[0]), (OPTS + CLANG_ONLY_OPTS).index(c[1])))
+    grid = {((d["implementation"], d["arch"], d["compiler"]), (d["link"], d["opt"])): d
+            for d in cell_documents.values()}
+    width = max(len(".".join(r)) for r in rows) + 1
+    print("\nconformance matrix (passed/ran lit tests per cell; +N n/a: not applicable, "
+          "not counted; reference implementations' failures are findings)")
+    print(" " * width + "| " + " | ".join(f"{o.lstrip('-') + '.' + l:>14}" for l, o in columns))
+    for row in rows:
+        texts = []
+        for column in columns:
+            d = grid.get((row, column))
+            if d is None:
+                text = "-"
+            elif d["status"] == "missing":
+                text = "MISSING"
+            else:
+                passed = d["counts"].get("PASS", 0) + d["counts"].get("XFAIL", 0)
+                text = f"{'ok' if d['status'] == 'ok' else 'FAIL'} {passed}/{d['ran']}"
+                if d["counts"].get("UNSUPPORTED"):
+                    text += f" +{d['counts']['UNSUPPORTED']}"
+            texts.append(f"{text:>14}")
+        print(f"{'.'.join(row):<{width}}| " + " | ".join(texts))
+
+
+def print_catalog(catalog, impls):
+    if not catalog:
+        return
+    print("\nknown-bug catalog (cells where the implementation hits the bug, i.e. "
+          "fails the catalog test / cells where it ran)")
+    tests = sorted({t for entries in catalog.values() for t in entries})
+    names = [i["name"] for i in impls if i["name"] in catalog]
+    width = max(len(t) for t in tests) + 1
+    print(" " * width + "| " + " | ".join(f"{n:>12}" for n in names))
+    for test in tests:
+        texts = []
+        for name in names:
+            entry = catalog[name].get(test)
+            if not entry or not entry["hit"] + entry["passed"]:
+                texts.append(f"{'n/a':>12}")
+                continue
+            ran = len(entry["hit"]) + len(entry["passed"])
+            texts.append(f"{'HIT ' if entry['hit'] else 'ok '}{len(entry['hit'])}/{ran}".rjust(12))
+        print(f"{test:<{width}}| " + " | ".join(texts))
 
 
 if __name__ == "__main__":

@@ -43,10 +43,15 @@ def build_matrix(document):
 
 
 def cell_state(cell):
-    """"ok", "failed", "missing" or "n/a" (the run has no such cell)."""
+    """"ok", "failed", "finding" (a reference implementation's failing cell:
+    side-by-side evidence, not a failure of the run), "missing" or "n/a"
+    (the run has no such cell)."""
     if cell is None:
         return "n/a"
-    return cell["status"] if cell["status"] in ("ok", "failed", "missing") else "failed"
+    state = cell["status"] if cell["status"] in ("ok", "failed", "missing") else "failed"
+    if state == "failed" and cell.get("role") == "reference":
+        return "finding"
+    return state
 
 
 def passed_count(cell):
@@ -70,6 +75,8 @@ def cell_text(cell):
                       if not_applicable_count(cell) else "")
     if state == "ok":
         return passed, not_applicable
+    if cell.get("cached"):
+        not_applicable = (not_applicable + " cached").strip()
     bad_tests = sum(1 for t in cell.get("tests", []) if t["code"] in BAD_CODES)
     # A cell can fail with every test passing: the oracle verified 0 args.
     main = f"{bad_tests} failed" if bad_tests else "cell check failed"
@@ -95,7 +102,7 @@ def names_text(names, limit=12):
 
 def totals(document):
     cells = document["cells"].values()
-    by_state = {"ok": 0, "failed": 0, "missing": 0}
+    by_state = {"ok": 0, "failed": 0, "finding": 0, "missing": 0}
     by_code = {}
     sites = args = 0
     for cell in cells:
@@ -127,7 +134,9 @@ def failed_cells(document):
         failures = failing_tests(cell)
         if cell["status"] == "failed" or failures:
             result.append((key, cell, failures))
-    result.sort(key=lambda item: (row_sort_key(row_key(item[1])),
+    # The subject's failures first, then the reference implementations' findings.
+    result.sort(key=lambda item: (cell_state(item[1]) == "finding",
+                                  row_sort_key(row_key(item[1])),
                                   column_sort_key(column_key(item[1]))))
     return result
 
@@ -185,6 +194,51 @@ def run_facts(document):
     return facts
 
 
+def catalog_rows(document):
+    """[(test, [(implementation, text, css)])] of the known-bug catalog: per
+    implementation, the cells that hit the bug (failed its test) out of the
+    cells that ran it."""
+    catalog = document.get("catalog") or {}
+    names = sorted(catalog, key=lambda n: (
+        (document.get("implementations") or {}).get(n, {}).get("role") != "subject", n))
+    tests = sorted({t for entries in catalog.values() for t in entries})
+    rows = []
+    for test in tests:
+        row = []
+        for name in names:
+            entry = catalog[name].get(test)
+            ran = len(entry["hit"]) + len(entry["passed"]) if entry else 0
+            if not ran:
+                row.append((name, "n/a", "na"))
+            elif entry["hit"]:
+                cells = [short_cell(k, name) for k in entry["hit"]]
+                row.append((name, f"HIT in {len(entry['hit'])}/{ran}: {names_text(cells, 8)}",
+                            "failed"))
+            else:
+                row.append((name, f"not hit (passed {ran}/{ran})", "ok"))
+        rows.append((test, row))
+    return names, rows
+
+
+def short_cell(key, implementation):
+    """"sys-sdt.aarch64.gcc-12.O2.pie" -> "aarch64.gcc-12.O2.pie"."""
+    prefix = implementation + "."
+    return key[len(prefix):] if key.startswith(prefix) else key
+
+
+def implementation_lines(document):
+    """One sentence per implementation: its role and what it provides."""
+    lines = []
+    for name, impl in sorted((document.get("implementations") or {}).items(),
+                             key=lambda item: (item[1].get("role") != "subject", item[0])):
+        role = ("subject: every failure fails the run" if impl.get("role") == "subject" else
+                "reference: run side by side; its failures are findings (amber), only a "
+                "known bug that stops reproducing fails the run")
+        features = ", ".join(impl.get("features") or []) or "none of xsdt's extras"
+        lines.append(f"{name} ({role}; provides: {features})")
+    return lines
+
+
 # ----------------------------------------------------------------- Markdown
 
 def md_escape(text):
@@ -197,7 +251,13 @@ def render_markdown(document):
     out = ["# xsdt conformance report", ""]
     verdict = "PASSED" if document.get("ok") else "FAILED"
     out.append(f"**{verdict}**: {total['by_state']['ok']} of {total['cells']} cells passed, "
-               f"{total['by_state']['failed']} failed, {total['by_state']['missing']} missing.")
+               f"{total['by_state']['failed']} failed, {total['by_state']['finding']} with "
+               f"findings (reference implementations), {total['by_state']['missing']} missing.")
+    out.append("")
+    for problem in document.get("catalog_problems") or []:
+        out.append(f"- **CATALOG FAILURE**: {md_escape(problem)}")
+    for line in implementation_lines(document):
+        out.append(f"- {md_escape(line)}")
     out.append("")
     out.append("Cells: passed/ran lit tests; `+N n/a` tests do not apply to the cell "
                "and are not counted; MISSING: the toolchain or emulator is not installed.")
@@ -214,11 +274,21 @@ def render_markdown(document):
             note = f" ({note})" if note else ""
             if cell_state(cell) == "failed":
                 line.append(f"**FAIL** [{main}](#{anchor(cell['key'])}){note}")
+            elif cell_state(cell) == "finding":
+                line.append(f"findings: [{main}](#{anchor(cell['key'])}){note}")
             elif cell_state(cell) == "ok":
                 line.append(f"ok {main}{note}")
             else:
                 line.append(main)
         out.append("| " + " | ".join(line) + " |")
+    names, catalog = catalog_rows(document)
+    if catalog:
+        out += ["", "## Known-bug catalog", "",
+                "A catalog test fails where the implementation has the bug (HIT).", ""]
+        out.append("| test | " + " | ".join(names) + " |")
+        out.append("|---|" + "---|" * len(names))
+        for test, row in catalog:
+            out.append(f"| `{test}` | " + " | ".join(md_escape(t) for _, t, _ in row) + " |")
     out += ["", "## Totals", ""]
     out.append("| outcome | tests |")
     out.append("|---|---|")
@@ -234,9 +304,13 @@ def render_markdown(document):
             out.append(f"- {implementation} {arch} {compiler}: {', '.join(tools)} not found; "
                        f"install `{packages}` (toolchains/install-deps.sh)")
     failed = failed_cells(document)
-    if failed:
-        out += ["", "## Failures", ""]
+    heading = None
     for key, cell, failures in failed:
+        wanted = ("## Findings (reference implementations)" if cell_state(cell) == "finding"
+                  else "## Failures")
+        if heading != wanted:
+            out += ["", wanted, ""]
+            heading = wanted
         out.append(f"### <a id=\"{anchor(key)}\"></a>{key}")
         out.append("")
         if cell.get("compiler_version"):
@@ -303,10 +377,13 @@ table.matrix td.cell small { font-weight: 400; opacity: 0.8; }
 td.ok { background: #cfeed6; color: #0f5223; }
 td.failed { background: #f7c6c2; color: #7a1410; font-weight: 600; }
 td.failed a { color: inherit; }
+td.finding { background: #fde2b8; color: #6b3d00; }
+td.finding a { color: inherit; }
 td.missing, td.na { background: #e4e4e4; color: #555; }
 .legend span { display: inline-block; padding: 1px 8px; margin-right: 6px; border-radius: 3px; }
 .legend .ok { background: #cfeed6; } .legend .failed { background: #f7c6c2; }
-.legend .grey { background: #e4e4e4; }
+.legend .grey { background: #e4e4e4; } .legend .finding { background: #fde2b8; }
+table.catalog td.cell { text-align: left; white-space: normal; max-width: 520px; }
 table.plain td, table.plain th { border: 1px solid #ddd; padding: 3px 8px; text-align: left; }
 table.plain th { background: #f6f6f6; }
 table.findings { margin: 4px 0 6px 0; font-size: 13px; }
@@ -333,15 +410,21 @@ def render_html(document):
     out.append(f"<p><span class=\"verdict {'ok' if ok else 'failed'}\">"
                f"{'PASSED' if ok else 'FAILED'}</span> "
                f"{total['by_state']['ok']} of {total['cells']} cells passed, "
-               f"{total['by_state']['failed']} failed, {total['by_state']['missing']} missing"
+               f"{total['by_state']['failed']} failed, {total['by_state']['finding']} with "
+               f"findings (reference), {total['by_state']['missing']} missing"
                + (f" &middot; {document['wall_seconds']:.0f} s"
                   if document.get("wall_seconds") is not None else "") + "</p>")
     out.append("<p class=\"legend\"><span class=\"ok\">ok: passed/ran</span>"
                "<span class=\"failed\">failed</span>"
+               "<span class=\"finding\">findings of a reference implementation</span>"
                "<span class=\"grey\">MISSING (not installed) or n/a</span>"
                "<span class=\"muted\">+N n/a: tests that do not apply to the cell, "
                "not counted</span></p>")
 
+    for problem in document.get("catalog_problems") or []:
+        out.append(f"<p class=\"verdict failed\">CATALOG FAILURE: {e(problem)}</p>")
+    out.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in implementation_lines(document))
+               + "</ul>")
     # The matrix: two header rows (link mode, then opt level).
     out.append("<table class=\"matrix\"><thead><tr>"
                "<th rowspan=\"2\">implementation</th><th rowspan=\"2\">arch</th>"
@@ -370,7 +453,7 @@ def render_html(document):
             if state == "missing":
                 title = (f" title=\"{e(', '.join(cell.get('missing', [])))} not found; "
                          f"install {e(cell.get('packages', ''))}\"")
-            elif state == "failed":
+            elif state in ("failed", "finding"):
                 text = f"<a href=\"#{anchor(cell['key'])}\">{text}</a>"
             elif state == "n/a":
                 title = " title=\"this run has no such cell\""
@@ -378,6 +461,17 @@ def render_html(document):
             out.append(f"<td class=\"cell {css}\"{title}>{text}{note}</td>")
         out.append("</tr>")
     out.append("</tbody></table>")
+
+    names, catalog = catalog_rows(document)
+    if catalog:
+        out.append("<h2>Known-bug catalog</h2><p>A catalog test fails where the implementation "
+                   "has the bug (HIT).</p><table class=\"matrix catalog\"><thead><tr>"
+                   "<th>test</th>" + "".join(f"<th>{e(n)}</th>" for n in names) +
+                   "</tr></thead><tbody>")
+        for test, row in catalog:
+            out.append(f"<tr><td class=\"label\">{e(test)}</td>" + "".join(
+                f"<td class=\"cell {css}\">{e(text)}</td>" for _, text, css in row) + "</tr>")
+        out.append("</tbody></table>")
 
     missing = missing_toolchains(document)
     if missing:
@@ -395,10 +489,13 @@ def render_html(document):
     out.append(f"<p>Value oracle: {total['sites_verified']} sites and "
                f"{total['args_verified']} arguments verified.</p>")
 
-    failed = failed_cells(document)
-    if failed:
-        out.append("<h2>Failures</h2>")
-    for key, cell, failures in failed:
+    heading = None
+    for key, cell, failures in failed_cells(document):
+        wanted = ("Findings (reference implementations)" if cell_state(cell) == "finding"
+                  else "Failures")
+        if heading != wanted:
+            out.append(f"<h2>{wanted}</h2>")
+            heading = wanted
         version = f" &middot; {e(cell['compiler'])} {e(cell['compiler_version'])}" \
             if cell.get("compiler_version") else ""
         out.append(f"<h3 id=\"{anchor(key)}\">{e(key)}"

@@ -34,7 +34,7 @@ class Matrix(unittest.TestCase):
 
     def test_totals(self):
         totals = report.totals(load_fixture())
-        self.assertEqual(totals["by_state"], {"ok": 1, "failed": 1, "missing": 1})
+        self.assertEqual(totals["by_state"], {"ok": 1, "failed": 1, "finding": 0, "missing": 1})
         self.assertEqual(totals["by_code"], [("PASS", 5), ("FAIL", 1), ("UNSUPPORTED", 2)])
         self.assertEqual(totals["args_verified"], 16)
 
@@ -108,7 +108,8 @@ class Html(unittest.TestCase):
 class Markdown(unittest.TestCase):
     def test_matrix_and_failures(self):
         md = report.render_markdown(load_fixture())
-        self.assertIn("**FAILED**: 1 of 3 cells passed, 1 failed, 1 missing.", md)
+        self.assertIn("**FAILED**: 1 of 3 cells passed, 1 failed, 0 with findings "
+                      "(reference implementations), 1 missing.", md)
         self.assertIn("| implementation | arch | compiler | O0 pie | O2 pie |", md)
         self.assertIn("| xsdt | x86_64 | clang-14 (14.0.6) | **FAIL** [1 failed]"
                       "(#cell-x86_64-clang-14-O0-pie) (2/3 +1 n/a) | ok 3/3 (+1 n/a) |", md)
@@ -121,6 +122,60 @@ class Markdown(unittest.TestCase):
         finding = document["cells"]["x86_64.clang-14.O0.pie"]["tests"][3]["detail"]["findings"][0]
         finding["got"] = "a|b"
         self.assertIn("`a\\|b`", report.render_markdown(document))
+
+
+def with_reference_implementation(document):
+    """The fixture plus a sys-sdt cell that fails a catalog test and one that
+    passes it, and the catalog summary ci/matrix.py would write."""
+    base = document["cells"]["x86_64.clang-14.O2.pie"]
+    hit = dict(base, implementation="sys-sdt", role="reference", status="failed", opt="-O0",
+               tests=[{"name": "catalog/x86_64-rip-relative.test", "code": "FAIL",
+                       "detail": {"summary": "needs symbol resolution: g(%rip)",
+                                  "lines": [], "findings": []}}])
+    clean = dict(base, implementation="sys-sdt", role="reference", status="ok",
+                 tests=[{"name": "catalog/x86_64-rip-relative.test", "code": "PASS"}])
+    document["cells"]["sys-sdt.x86_64.clang-14.O0.pie"] = hit
+    document["cells"]["sys-sdt.x86_64.clang-14.O2.pie"] = clean
+    document["implementations"] = {"xsdt": {"role": "subject", "features": ["sdt9-api"]},
+                                   "sys-sdt": {"role": "reference", "features": []}}
+    document["catalog"] = {
+        "sys-sdt": {"catalog/x86_64-rip-relative.test": {
+            "hit": ["sys-sdt.x86_64.clang-14.O0.pie"],
+            "passed": ["sys-sdt.x86_64.clang-14.O2.pie"], "not_applicable": 0}},
+        "xsdt": {"catalog/x86_64-rip-relative.test": {
+            "hit": [], "passed": ["x86_64.clang-14.O2.pie"], "not_applicable": 0}}}
+    return document
+
+
+class ReferenceImplementations(unittest.TestCase):
+    def test_reference_failures_are_findings_not_failures(self):
+        document = with_reference_implementation(load_fixture())
+        self.assertEqual(report.cell_state(document["cells"]["sys-sdt.x86_64.clang-14.O0.pie"]),
+                         "finding")
+        self.assertEqual(report.totals(document)["by_state"],
+                         {"ok": 2, "failed": 1, "finding": 1, "missing": 1})
+        page = report.render_html(document)
+        self.assertIn('class="cell finding"', page)
+        md = report.render_markdown(document)
+        # The subject's failures come first, under their own heading.
+        self.assertLess(md.index("## Failures"),
+                        md.index("## Findings (reference implementations)"))
+
+    def test_catalog_hits_per_implementation(self):
+        document = with_reference_implementation(load_fixture())
+        names, rows = report.catalog_rows(document)
+        self.assertEqual(names, ["xsdt", "sys-sdt"])
+        (test, cells), = rows
+        self.assertEqual(test, "catalog/x86_64-rip-relative.test")
+        self.assertEqual(cells[0], ("xsdt", "not hit (passed 1/1)", "ok"))
+        self.assertEqual(cells[1], ("sys-sdt", "HIT in 1/2: x86_64.clang-14.O0.pie", "failed"))
+        self.assertIn("Known-bug catalog", report.render_html(document))
+
+    def test_catalog_problem_is_the_verdict(self):
+        document = with_reference_implementation(load_fixture())
+        document["catalog_problems"] = ["known bug catalog/x.test of sys-sdt not reproduced"]
+        self.assertIn("CATALOG FAILURE: known bug catalog/x.test", report.render_html(document))
+        self.assertIn("**CATALOG FAILURE**", report.render_markdown(document))
 
 
 class CommandLine(unittest.TestCase):
