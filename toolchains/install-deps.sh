@@ -8,6 +8,11 @@ packages=(
   cmake make ninja-build pkg-config python3 python3-psutil
   # host compilers
   g++ clang-14 lld-14 llvm-14 llvm-14-tools
+  # newer clangs for the toolchain matrix (ci/toolchains.py finds them): each
+  # pulls its own libclang-common-N-dev and links with the GNU cross binutils
+  # and gcc-12's cross libraries below, so no other package is needed.
+  # All three are in bookworm main (clang-19 as 1:19.1.7-3~deb12u1).
+  clang-15 clang-16 clang-19
   # cross compilers (gcc-12): i386, aarch64, riscv64
   g++-i686-linux-gnu g++-aarch64-linux-gnu g++-riscv64-linux-gnu
   # emulation and ELF tooling

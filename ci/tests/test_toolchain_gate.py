@@ -233,24 +233,30 @@ class Inputs(unittest.TestCase):
 
     def test_unknown_toolchain_is_reported_before_any_run(self):
         ran = []
-        original = gate.run_matrix
+        originals = gate.run_matrix, gate.discover_toolchains
         gate.run_matrix = lambda side, toolchains, args: ran.append(side)
+        gate.discover_toolchains = lambda args: [
+            {"name": "clang-14-x86_64", "compiler": "clang-14", "arch": "x86_64"}]
         try:
             with tempfile.TemporaryDirectory() as build:
-                os.makedirs(os.path.join(build, "cells"))
-                with open(os.path.join(build, "cells", "clang-14-x86_64.json"), "w") as f:
-                    f.write("{}")
                 err = io.StringIO()
                 with contextlib.redirect_stderr(err):
                     code = gate.main(["--build-dir", build,
-                                      "--baseline-toolchain", "clang-14-x86_64",
-                                      "--candidate-toolchain", "clang-19-x86_64"])
+                                      "--baseline-toolchain", "clang-14",
+                                      "--candidate-toolchain", "clang-19"])
         finally:
-            gate.run_matrix = original
+            gate.run_matrix, gate.discover_toolchains = originals
         self.assertEqual(code, 2)
         self.assertEqual(ran, [])
-        self.assertIn("no toolchain 'clang-19-x86_64'", err.getvalue())
-        self.assertIn("known: clang-14-x86_64", err.getvalue())
+        self.assertIn("no toolchain 'clang-19' is installed", err.getvalue())
+        self.assertIn("found: clang-14, clang-14-x86_64", err.getvalue())
+
+    def test_toolchain_names_become_matrix_arguments(self):
+        found = [{"name": "clang-19-x86_64", "compiler": "clang-19", "arch": "x86_64"},
+                 {"name": "clang-19-riscv64", "compiler": "clang-19", "arch": "riscv64"}]
+        self.assertEqual(gate.resolve_toolchain("clang-19", found), ["--compiler", "clang-19"])
+        self.assertEqual(gate.resolve_toolchain("clang-19-riscv64", found),
+                         ["--compiler", "clang-19", "--arch", "riscv64"])
 
     def test_a_side_given_twice_is_a_usage_error(self):
         with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):

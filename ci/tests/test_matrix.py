@@ -1,0 +1,113 @@
+"""ci/matrix.py: the cells a preset plans, the known-bug check, the cache key."""
+import argparse
+import os
+import tempfile
+import unittest
+
+import helpers  # noqa: F401  (puts ci/ on sys.path)
+import matrix
+
+XSDT = {"name": "xsdt", "role": "subject", "features": [], "headers": {}, "known_bugs": []}
+SYS_SDT = {"name": "sys-sdt", "role": "reference", "features": [], "headers": {},
+           "known_bugs": ["catalog/riscv-clang-crash.test clang-14",
+                          "catalog/aarch64-lo12.test gcc-*"]}
+
+
+def toolchain(compiler, arch="x86_64"):
+    return {"name": f"{compiler}-{arch}", "compiler": compiler, "arch": arch,
+            "triple": f"{arch}-linux-gnu", "cc": "cc", "cxx": "c++", "target_flag": "",
+            "emulator": "", "packages": ""}
+
+
+def plan(preset, impls=(XSDT,), compilers=("gcc-12", "clang-14"), opt=None, link=None):
+    args = argparse.Namespace(preset=preset, opt=opt, link=link)
+    toolchains = [(f"/{c}.json", toolchain(c)) for c in compilers]
+    return [(i["name"], t["compiler"], o, l) for i, _, t, o, l in
+            matrix.plan(list(impls), toolchains, args)]
+
+
+class Plan(unittest.TestCase):
+    def test_default_is_five_opt_levels_pie(self):
+        cells = plan("default", impls=(XSDT, SYS_SDT))
+        self.assertEqual(len(cells), 2 * 2 * 5)
+        self.assertEqual({l for *_, l in cells}, {"pie"})
+        self.assertEqual(sorted({o for _, _, o, _ in cells}), matrix.OPTS)
+
+    def test_full_adds_oz_for_clang_only_and_every_link_mode(self):
+        cells = plan("full")
+        gcc = [c for c in cells if c[1] == "gcc-12"]
+        clang = [c for c in cells if c[1] == "clang-14"]
+        self.assertEqual(len(gcc), 5 * 4)
+        self.assertEqual(len(clang), 6 * 4)
+        self.assertNotIn("-Oz", {o for _, _, o, _ in gcc})
+        self.assertEqual({l for *_, l in cells}, set(matrix.LINKS))
+
+    def test_ctest_runs_more_link_modes_for_the_subject(self):
+        cells = plan("ctest", impls=(XSDT, SYS_SDT), compilers=("gcc-12",))
+        self.assertEqual([c for c in cells if c[0] == "xsdt" and c[2] == "-O2"],
+                         [("xsdt", "gcc-12", "-O2", l) for l in
+                          ("pie", "nopie", "static", "shared")])
+        self.assertEqual({l for i, _, _, l in cells if i == "sys-sdt"}, {"pie"})
+
+    def test_opt_and_link_replace_the_preset_axes(self):
+        cells = plan("default", opt=["-O2", "-Oz"], link=["static"])
+        self.assertEqual(cells, [("xsdt", "gcc-12", "-O2", "static"),
+                                 ("xsdt", "clang-14", "-O2", "static"),
+                                 ("xsdt", "clang-14", "-Oz", "static")])
+
+
+def cell(impl, compiler, code, test="catalog/aarch64-lo12.test", arch="aarch64"):
+    return {"implementation": impl, "compiler": compiler, "arch": arch,
+            "tests": [{"name": test, "code": code}]}
+
+
+class KnownBugCheck(unittest.TestCase):
+    def test_hits_and_passes_are_listed_per_implementation(self):
+        cells = {"sys-sdt.a.gcc-12.O0.pie": cell("sys-sdt", "gcc-12", "PASS"),
+                 "sys-sdt.a.gcc-12.O2.pie": cell("sys-sdt", "gcc-12", "FAIL"),
+                 "xsdt.a.gcc-12.O2.pie": cell("xsdt", "gcc-12", "PASS")}
+        catalog, problems = matrix.catalog_summary(cells, [XSDT, SYS_SDT])
+        self.assertEqual(problems, [])
+        self.assertEqual(catalog["sys-sdt"]["catalog/aarch64-lo12.test"]["hit"],
+                         ["sys-sdt.a.gcc-12.O2.pie"])
+        self.assertEqual(catalog["xsdt"]["catalog/aarch64-lo12.test"]["passed"],
+                         ["xsdt.a.gcc-12.O2.pie"])
+
+    def test_a_known_bug_that_no_cell_hits_fails_the_run(self):
+        cells = {"sys-sdt.a.gcc-12.O2.pie": cell("sys-sdt", "gcc-12", "PASS")}
+        _, problems = matrix.catalog_summary(cells, [SYS_SDT])
+        self.assertEqual(len(problems), 1)
+        self.assertIn("known bug catalog/aarch64-lo12.test of sys-sdt not reproduced", problems[0])
+
+    def test_only_matching_compilers_are_held_to_a_known_bug(self):
+        # clang-19 fixed the riscv crash: passing there is not a problem.
+        cells = {"k": cell("sys-sdt", "clang-19", "PASS", "catalog/riscv-clang-crash.test",
+                           "riscv64")}
+        self.assertEqual(matrix.catalog_summary(cells, [SYS_SDT])[1], [])
+        cells["k"]["compiler"] = "clang-14"
+        self.assertEqual(len(matrix.catalog_summary(cells, [SYS_SDT])[1]), 1)
+
+    def test_a_known_bug_whose_test_did_not_run_is_not_judged(self):
+        cells = {"k": cell("sys-sdt", "gcc-12", "UNSUPPORTED")}
+        self.assertEqual(matrix.catalog_summary(cells, [SYS_SDT])[1], [])
+
+
+class CacheKey(unittest.TestCase):
+    def key(self, repo_file_text, opt="-O2"):
+        with tempfile.TemporaryDirectory() as tmp:
+            inspect = os.path.join(tmp, "inspect")
+            with open(inspect, "w") as f:
+                f.write(repo_file_text)
+            matrix._tree_digests.clear()
+            args = argparse.Namespace(inspect=inspect, lit=inspect, llvm_bin=tmp, filter=None,
+                                      num_shards=None, run_shard=None)
+            return matrix.cell_cache_key(XSDT, toolchain("gcc-12"), opt, "pie", args)
+
+    def test_key_changes_with_an_input_and_an_option(self):
+        self.assertEqual(self.key("a"), self.key("a"))
+        self.assertNotEqual(self.key("a"), self.key("b"))
+        self.assertNotEqual(self.key("a"), self.key("a", opt="-O3"))
+
+
+if __name__ == "__main__":
+    unittest.main()
