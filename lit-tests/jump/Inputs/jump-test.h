@@ -176,21 +176,39 @@ static inline int jt_page_runs(const uintptr_t *sites, int n) {
   return runs;
 }
 
-/* ---- The load bias of the main program ----------------------------------- */
+/* ---- The load bias of the test program ---------------------------------- */
 
+struct jt_bias_search {
+  uintptr_t address; /* an address inside the test program */
+  uintptr_t bias;
+  int found;
+};
+
+/* The object whose loaded segments hold the address: the main program, or
+ * the DSO the launcher loaded in the shared-library cells. */
 static inline int jt_bias_visit(struct dl_phdr_info *info, size_t size,
                                 void *user) {
+  struct jt_bias_search *search = (struct jt_bias_search *)user;
   (void)size;
-  /* The first object is the main program (dlpi_name "" for it). */
-  *(uintptr_t *)user = (uintptr_t)info->dlpi_addr;
-  return 1;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t start = (uintptr_t)info->dlpi_addr + ph->p_vaddr;
+    if (ph->p_type == PT_LOAD && search->address >= start &&
+        search->address < start + ph->p_memsz) {
+      search->bias = (uintptr_t)info->dlpi_addr;
+      search->found = 1;
+      return 1;
+    }
+  }
+  return 0;
 }
 
-/* run-time address - link-time address for the main program. */
+/* run-time address - link-time address for the test program. */
 static inline uintptr_t jt_load_bias(void) {
-  uintptr_t bias = 0;
-  dl_iterate_phdr(jt_bias_visit, &bias);
-  return bias;
+  static const char marker = 0;
+  struct jt_bias_search search = {(uintptr_t)&marker, 0, 0};
+  dl_iterate_phdr(jt_bias_visit, &search);
+  return search.bias;
 }
 
 static inline const char *jt_mode_name(xsdt_mode m) {
