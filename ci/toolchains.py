@@ -323,10 +323,13 @@ def verify(toolchain, commands, cache_dir):
     toolchain["broken"] = build_and_run(toolchain, binaries, emulator_path)
     if cache_file:
         os.makedirs(cache_dir, exist_ok=True)
-        with open(cache_file + ".tmp", "w") as f:
+        # A private temporary name, then a rename: ci/matrix.py and this CLI
+        # may verify the same toolchain at the same time.
+        with tempfile.NamedTemporaryFile("w", dir=cache_dir, suffix=".tmp",
+                                         delete=False) as f:
             json.dump({"key": key, "broken": toolchain["broken"],
                        "version": toolchain["version"]}, f, indent=1)
-        os.replace(cache_file + ".tmp", cache_file)
+        os.replace(f.name, cache_file)
     return toolchain
 
 
@@ -397,7 +400,9 @@ def write_json(toolchains, out_dir):
 
 # --------------------------------------------------------------------- CLI
 
-def print_table(toolchains, out=sys.stdout):
+def print_table(toolchains, out=None):
+    """name, the compiler's version line and ok or BROKEN: why, one a line."""
+    out = out or sys.stdout
     if not toolchains:
         print("no toolchain found (install them with bash toolchains/install-deps.sh)",
               file=out)

@@ -1,0 +1,208 @@
+"""ci/merge-results.py on shards cut from the results.json fixture."""
+import contextlib
+import importlib.machinery
+import importlib.util
+import io
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+from helpers import CI_DIR, fixture_path, load_fixture
+
+
+def load_merge():
+    """ci/merge-results.py has a dash in its name: load it as a module."""
+    path = os.path.join(CI_DIR, "merge-results.py")
+    loader = importlib.machinery.SourceFileLoader("merge_results", path)
+    spec = importlib.util.spec_from_loader("merge_results", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+merge_results = load_merge()
+
+O2 = "x86_64.clang-14.O2.pie"
+O0 = "x86_64.clang-14.O0.pie"
+RISCV = "riscv64.clang-14.O2.pie"
+
+
+def shard(keys, **top_level):
+    """The fixture with only the cells named: what one CI job would write."""
+    document = load_fixture()
+    document["cells"] = {k: v for k, v in document["cells"].items() if k in keys}
+    document.update(top_level)
+    return document
+
+
+class MergeCase(unittest.TestCase):
+    """A temporary directory for the shard files and the merged output."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="test-merge-")
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def run_merge(self, *documents):
+        """Writes the documents as shard files, runs main(); returns
+        (exit code, output, merged document or None)."""
+        paths = []
+        for index, document in enumerate(documents):
+            path = os.path.join(self.tmp, f"shard{index}.json")
+            if isinstance(document, str):
+                path = document
+            else:
+                with open(path, "w") as f:
+                    json.dump(document, f)
+            paths.append(path)
+        output = os.path.join(self.tmp, "merged", "results.json")
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = merge_results.main(["-o", output] + paths)
+        merged = None
+        if os.path.exists(output):
+            with open(output) as f:
+                merged = json.load(f)
+        return code, out.getvalue() + err.getvalue(), merged
+
+
+class Merging(MergeCase):
+    def test_two_shards_make_the_whole_run(self):
+        x86 = shard({O2, O0}, wall_seconds=40.0, started_at="2026-11-22T03:05:00+00:00")
+        riscv = shard({RISCV}, wall_seconds=2.5, started_at="2026-11-22T03:00:00+00:00")
+        riscv["tools"]["compilers"] = {"clang-14-riscv64": "Debian clang version 14.0.6"}
+        x86["tools"]["compilers"] = {"clang-14-x86_64": "Debian clang version 14.0.6"}
+        code, output, merged = self.run_merge(x86, riscv)
+        self.assertEqual(code, 0, output)
+        self.assertEqual(merged["cells"], load_fixture()["cells"])
+        self.assertEqual(merged["schema"], 2)
+        self.assertEqual(merged["generator"], "ci/merge-results.py")
+        self.assertEqual((merged["wall_seconds"], merged["wall_seconds_max"]), (42.5, 40.0))
+        self.assertEqual(merged["started_at"], "2026-11-22T03:00:00+00:00")
+        self.assertEqual(merged["source"], load_fixture()["source"])
+        self.assertEqual(merged["tools"]["compilers"],
+                         {"clang-14-x86_64": "Debian clang version 14.0.6",
+                          "clang-14-riscv64": "Debian clang version 14.0.6"})
+        self.assertEqual(merged["tools"]["lit"], "lit 14.0.6dev")
+        self.assertEqual([s["cells"] for s in merged["shards"]], [2, 1])
+        # The fixture has a failed and a missing cell.
+        self.assertFalse(merged["ok"])
+        self.assertIn("merged 2 results: 3 cells, 2 not ok", output)
+
+    def test_report_is_written_beside_the_output(self):
+        code, output, _ = self.run_merge(shard({O2, O0}), shard({RISCV}))
+        self.assertEqual(code, 0, output)
+        with open(os.path.join(self.tmp, "merged", "report.md")) as f:
+            report_md = f.read()
+        self.assertIn("| xsdt | riscv64 | clang-14 |", report_md)
+        self.assertIn("| xsdt | x86_64 | clang-14 (14.0.6) |", report_md)
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, "merged", "report.html")))
+
+    def test_all_cells_ok_is_ok(self):
+        code, output, merged = self.run_merge(shard({O2}), shard(set()))
+        self.assertEqual(code, 0, output)
+        self.assertTrue(merged["ok"])
+
+    def test_the_same_shard_twice_is_kept_once(self):
+        code, output, merged = self.run_merge(shard({O2, O0}), shard({O2, O0}), shard({RISCV}))
+        self.assertEqual(code, 0, output)
+        self.assertEqual(sorted(merged["cells"]), sorted([O2, O0, RISCV]))
+
+    def test_a_rerun_that_differs_only_in_timings_is_no_conflict(self):
+        rerun = shard({O2})
+        rerun["cells"][O2]["elapsed"] = 99.0
+        rerun["cells"][O2]["tests"][0]["elapsed"] = 9.0
+        code, output, merged = self.run_merge(shard({O2}), rerun)
+        self.assertEqual(code, 0, output)
+        self.assertEqual(merged["cells"][O2], load_fixture()["cells"][O2])
+
+    def test_tool_versions_that_differ_are_all_listed(self):
+        other = shard({RISCV})
+        other["tools"]["lit"] = "lit 15.0.0"
+        code, output, merged = self.run_merge(shard({O2}), other)
+        self.assertEqual(code, 0, output)
+        self.assertEqual(merged["tools"]["lit"], "lit 14.0.6dev | lit 15.0.0")
+
+
+class Refusals(MergeCase):
+    def test_conflicting_duplicate_cell_is_exit_2(self):
+        conflicting = shard({O2})
+        conflicting["cells"][O2]["tests"][0]["code"] = "FAIL"
+        code, output, merged = self.run_merge(shard({O2, O0}), conflicting)
+        self.assertEqual(code, 2)
+        self.assertIsNone(merged)
+        self.assertIn("merge-results: cell xsdt/x86_64/clang-14/-O2/pie is in both "
+                      f"{self.tmp}/shard0.json and {self.tmp}/shard1.json with different "
+                      "results (.tests[0].code: \"PASS\" vs \"FAIL\")", output)
+
+    def test_same_cell_under_another_key_is_still_the_same_cell(self):
+        renamed = shard({O2})
+        cell = renamed["cells"].pop(O2)
+        cell["status"] = "failed"
+        renamed["cells"]["xsdt." + O2] = cell
+        code, output, _ = self.run_merge(shard({O2}), renamed)
+        self.assertEqual(code, 2)
+        self.assertIn("cell xsdt/x86_64/clang-14/-O2/pie is in both", output)
+
+    def test_commit_mismatch_is_exit_2(self):
+        other = shard({RISCV})
+        other["source"] = {"commit": "f" * 40, "dirty": False}
+        code, output, merged = self.run_merge(shard({O2}), other)
+        self.assertEqual(code, 2)
+        self.assertIsNone(merged)
+        self.assertIn("merge-results: the shards ran from different commits "
+                      f"(0123456789abcdef0123456789abcdef01234567: {self.tmp}/shard0.json; "
+                      f"{'f' * 40}: {self.tmp}/shard1.json)", output)
+
+    def test_schema_1_is_exit_2(self):
+        code, output, _ = self.run_merge(shard({O2}), fixture_path("results-schema1.json"))
+        self.assertEqual(code, 2)
+        self.assertIn("schema 1 results.json", output)
+
+    def test_differently_described_implementation_is_exit_2(self):
+        first, second = shard({O2}), shard({RISCV})
+        first["implementations"] = {"xsdt": {"role": "subject", "known_bugs": []}}
+        second["implementations"] = {"xsdt": {"role": "reference", "known_bugs": []}}
+        code, output, _ = self.run_merge(first, second)
+        self.assertEqual(code, 2)
+        self.assertIn("implementation xsdt is described differently", output)
+
+
+class KnownBugCatalog(MergeCase):
+    """A reference implementation's known bug must be hit somewhere in the
+    run: a shard where it was not hit is fine if another shard hit it."""
+
+    def catalog_shards(self, hit_in_second):
+        implementations = {"sdt": {"role": "reference", "features": [], "package": "x",
+                                   "known_bugs": ["catalog/bug.test clang-*"]}}
+        documents = []
+        for arch, hit in (("x86_64", False), ("riscv64", hit_in_second)):
+            document = shard(set(), implementations=implementations)
+            document["cells"] = {f"sdt.{arch}.clang-14.O2.pie": {
+                "implementation": "sdt", "role": "reference", "arch": arch,
+                "compiler": "clang-14", "opt": "-O2", "link": "pie", "status": "ok",
+                "ok": True, "tests": [{"name": "catalog/bug.test",
+                                       "code": "FAIL" if hit else "PASS", "elapsed": 0.1}]}}
+            documents.append(document)
+        return documents
+
+    def test_bug_hit_in_one_shard_is_no_problem(self):
+        code, output, merged = self.run_merge(*self.catalog_shards(hit_in_second=True))
+        self.assertEqual(code, 0, output)
+        self.assertEqual(merged["catalog_problems"], [])
+        self.assertEqual(merged["catalog"]["sdt"]["catalog/bug.test"]["hit"],
+                         ["sdt.riscv64.clang-14.O2.pie"])
+        self.assertTrue(merged["ok"])
+
+    def test_bug_hit_nowhere_is_a_problem(self):
+        code, output, merged = self.run_merge(*self.catalog_shards(hit_in_second=False))
+        self.assertEqual(code, 0, output)
+        self.assertEqual(len(merged["catalog_problems"]), 1)
+        self.assertIn("known bug catalog/bug.test of sdt not reproduced",
+                      merged["catalog_problems"][0])
+        self.assertFalse(merged["ok"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,362 @@
+"""ci/toolchains.py: arch.cmake parsing, and discovery on a PATH of stub
+compilers (shell scripts that act like a compiler that works, fails to link,
+or is half installed), so that no real toolchain is needed."""
+import contextlib
+import io
+import json
+import os
+import re
+import shutil
+import stat
+import tempfile
+import textwrap
+import unittest
+from unittest import mock
+
+from helpers import CI_DIR
+
+import toolchains
+
+REPO = os.path.dirname(CI_DIR)
+
+# A compiler stand-in: "builds" a program that is a shell script printing
+# what the real program would, and appends each call to $STUB_LOG. FAIL_CXX
+# makes it fail the C++ link the way a clang without libstdc++ does.
+STUB_COMPILER = textwrap.dedent("""\
+    #!/bin/sh
+    [ -n "$STUB_LOG" ] && echo "$0 $*" >> "$STUB_LOG"
+    out=a.out; lang=c
+    while [ $# -gt 0 ]; do
+      case "$1" in
+        --version) echo "Stub compiler version 50.1.0 (@NAME@)"; exit 0 ;;
+        -o) out="$2"; shift ;;
+        *.cpp) lang=c++ ;;
+      esac
+      shift
+    done
+    if [ "$lang" = c++ ] && [ "@FAIL_CXX@" = yes ]; then
+      echo "/usr/bin/ld: warning: something harmless" >&2
+      echo "/usr/bin/ld: cannot find -lstdc++: No such file or directory" >&2
+      echo "clang: error: linker command failed with exit code 1" >&2
+      exit 1
+    fi
+    printf '#!/bin/sh\\necho xsdt-toolchain-ok %s\\n' "$lang" > "$out"
+    chmod +x "$out"
+    """)
+
+# qemu-user stand-in: "qemu-fake -L /usr/fake-linux-gnu PROGRAM" runs PROGRAM.
+STUB_EMULATOR = '#!/bin/sh\nshift 2\nexec "$@"\n'
+# An emulator whose target libraries are not installed.
+STUB_EMULATOR_NO_LOADER = ("#!/bin/sh\necho \"qemu-fake: Could not open "
+                           "'/lib/ld-linux-fake.so.1': No such file or directory\" >&2\n"
+                           "exit 255\n")
+
+
+def write_executable(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+
+def write_arch(repo, arch, triple, emulator, packages):
+    directory = os.path.join(repo, "arches", arch)
+    os.makedirs(directory)
+    with open(os.path.join(directory, "arch.cmake"), "w") as f:
+        f.write(f"# Facts about {arch}.\nset(CMAKE_SYSTEM_NAME Linux)\n"
+                f"set(XSDT_ARCH {arch})\nset(XSDT_TRIPLE {triple})\n"
+                f"set(XSDT_EMULATOR {emulator})  # comment\n"
+                f"set(CMAKE_CROSSCOMPILING_EMULATOR ${{XSDT_EMULATOR}})\n"
+                f"set(XSDT_ARCH_PACKAGES {packages})\n")
+
+
+class FakeMachine(unittest.TestCase):
+    """A repo with a native x86_64 and an emulated "fake" arch, and a bin
+    directory that the tests fill with stub compilers."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="test-toolchains-")
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.repo = os.path.join(self.tmp, "repo")
+        write_arch(self.repo, "x86_64", "x86_64-linux-gnu", '""', "binutils-multiarch")
+        write_arch(self.repo, "fake", "fake-linux-gnu", "qemu-fake -L /usr/fake-linux-gnu",
+                   "g++-fake-linux-gnu qemu-user")
+        self.bin = os.path.join(self.tmp, "bin")
+        os.makedirs(self.bin)
+        self.cache = os.path.join(self.tmp, "cache")
+        self.log = os.path.join(self.tmp, "calls.log")
+        patcher = mock.patch.dict(os.environ, {"STUB_LOG": self.log})
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def add_compiler(self, name, fail_cxx=False):
+        text = STUB_COMPILER.replace("@NAME@", name).replace("@FAIL_CXX@",
+                                                              "yes" if fail_cxx else "no")
+        write_executable(os.path.join(self.bin, name), text)
+
+    def add_clang(self, version, fail_cxx=False):
+        self.add_compiler(f"clang-{version}")
+        self.add_compiler(f"clang++-{version}", fail_cxx=fail_cxx)
+
+    def add_emulator(self, text=STUB_EMULATOR):
+        write_executable(os.path.join(self.bin, "qemu-fake"), text)
+
+    def discover(self, **filters):
+        found = toolchains.discover(self.repo, cache_dir=self.cache, search_path=self.bin,
+                                    **filters)
+        return {t["name"]: t for t in found}
+
+    def calls(self):
+        if not os.path.exists(self.log):
+            return 0
+        with open(self.log) as f:
+            return len(f.readlines())
+
+
+class ArchFiles(unittest.TestCase):
+    def test_the_repos_arches(self):
+        arches = {a["arch"]: a for a in toolchains.load_arches(REPO)}
+        self.assertEqual(sorted(arches), ["aarch64", "i386", "riscv64", "x86_64"])
+        self.assertEqual(arches["i386"], {
+            "arch": "i386", "triple": "i686-linux-gnu",
+            "emulator": "qemu-i386 -L /usr/i686-linux-gnu",
+            "packages": ["g++-i686-linux-gnu", "qemu-user", "binutils-multiarch"]})
+        # set(XSDT_EMULATOR "")  # runs natively
+        self.assertEqual(arches["x86_64"]["emulator"], "")
+
+    def test_set_lines_split_like_cmake(self):
+        variables = toolchains.parse_cmake_sets(
+            'set(A one two)  # trailing comment\n  set( B "" )\nset(C "with space" x)\n'
+            '# set(D commented out)\nset(A three)\n')
+        self.assertEqual(variables, {"A": ["three"], "B": [], "C": ["with space", "x"]})
+
+    def test_arch_file_without_triple_is_an_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "arch.cmake")
+            with open(path, "w") as f:
+                f.write("set(XSDT_ARCH mips)\n")
+            with self.assertRaisesRegex(ValueError, r"arch.cmake: no set\(XSDT_TRIPLE"):
+                toolchains.parse_arch(path)
+
+
+class Discovery(FakeMachine):
+    def test_working_clang_serves_every_arch(self):
+        self.add_clang(50)
+        self.add_emulator()
+        found = self.discover()
+        self.assertEqual(sorted(found), ["clang-50-fake", "clang-50-x86_64"])
+        fake = found["clang-50-fake"]
+        self.assertIsNone(fake["broken"])
+        self.assertEqual(fake["version"], "Stub compiler version 50.1.0 (clang-50)")
+        self.assertEqual({k: fake[k] for k in toolchains.CELL_KEYS}, {
+            "name": "clang-50-fake", "arch": "fake", "triple": "fake-linux-gnu",
+            "compiler": "clang-50", "cc": "clang-50", "cxx": "clang++-50",
+            "target_flag": "--target=fake-linux-gnu",
+            "emulator": "qemu-fake -L /usr/fake-linux-gnu",
+            "packages": "g++-fake-linux-gnu qemu-user clang-50"})
+        self.assertEqual(found["clang-50-x86_64"]["packages"], "binutils-multiarch clang-50")
+        with open(self.log) as f:
+            self.assertRegex(f.read(), r"clang\+\+-50 --target=fake-linux-gnu hello.cpp -o ")
+
+    def test_compiler_that_cannot_link_is_reported_broken_with_its_error(self):
+        self.add_clang(51, fail_cxx=True)
+        self.add_emulator()
+        found = self.discover()
+        self.assertEqual(sorted(found), ["clang-51-fake", "clang-51-x86_64"])
+        for toolchain in found.values():
+            self.assertEqual(toolchain["broken"], "clang++-51: /usr/bin/ld: cannot find "
+                             "-lstdc++: No such file or directory")
+
+    def test_missing_emulator_is_a_reason(self):
+        self.add_clang(50)
+        found = self.discover()
+        self.assertIsNone(found["clang-50-x86_64"]["broken"])
+        self.assertRegex(found["clang-50-fake"]["broken"],
+                         r"^emulator qemu-fake not found on PATH \(install .*qemu-user")
+
+    def test_program_that_does_not_run_under_the_emulator(self):
+        self.add_clang(50)
+        self.add_emulator(STUB_EMULATOR_NO_LOADER)
+        broken = self.discover(arches="fake")["clang-50-fake"]["broken"]
+        self.assertEqual(broken, "c program built by clang-50 does not run under qemu-fake "
+                         "-L /usr/fake-linux-gnu: qemu-fake: Could not open "
+                         "'/lib/ld-linux-fake.so.1': No such file or directory")
+
+    def test_cross_gcc_only_where_installed_and_half_installed_is_broken(self):
+        self.add_compiler("fake-linux-gnu-gcc-9")
+        self.add_compiler("fake-linux-gnu-g++-9")
+        self.add_compiler("fake-linux-gnu-gcc-8")  # its g++ is not installed
+        self.add_emulator()
+        found = self.discover()
+        # No x86_64 gcc-8 or gcc-9 on this PATH: nothing to report there.
+        self.assertEqual(sorted(found), ["gcc-8-fake", "gcc-9-fake"])
+        gcc9 = found["gcc-9-fake"]
+        self.assertIsNone(gcc9["broken"])
+        self.assertEqual((gcc9["cc"], gcc9["cxx"], gcc9["target_flag"]),
+                         ("fake-linux-gnu-gcc-9", "fake-linux-gnu-g++-9", ""))
+        # Not Debian's default version (no fake-linux-gnu-g++ -> ...-g++-9):
+        self.assertEqual(gcc9["packages"], "g++-fake-linux-gnu qemu-user g++-9-fake-linux-gnu")
+        self.assertEqual(found["gcc-8-fake"]["broken"], "fake-linux-gnu-g++-8 not found on "
+                         "PATH (install g++-fake-linux-gnu qemu-user g++-8-fake-linux-gnu)")
+
+    def test_default_cross_gcc_is_the_unversioned_package(self):
+        self.add_compiler("fake-linux-gnu-gcc-9")
+        self.add_compiler("fake-linux-gnu-g++-9")
+        os.symlink("fake-linux-gnu-g++-9", os.path.join(self.bin, "fake-linux-gnu-g++"))
+        self.add_emulator()
+        self.assertEqual(self.discover()["gcc-9-fake"]["packages"],
+                         "g++-fake-linux-gnu qemu-user")
+
+    def test_native_gcc_is_plain_gcc_n(self):
+        for name in ("gcc-9", "g++-9", "x86_64-linux-gnu-gcc-9", "x86_64-linux-gnu-g++-9"):
+            self.add_compiler(name)
+        toolchain = self.discover()["gcc-9-x86_64"]
+        self.assertEqual((toolchain["cc"], toolchain["cxx"], toolchain["packages"]),
+                         ("gcc-9", "g++-9", "binutils-multiarch g++-9"))
+
+    def test_filters_are_globs(self):
+        self.add_clang(50)
+        self.add_clang(51)
+        self.add_compiler("gcc-9")
+        self.add_compiler("g++-9")
+        self.add_emulator()
+        self.assertEqual(sorted(self.discover(compilers="clang-*", arches=["x86*"])),
+                         ["clang-50-x86_64", "clang-51-x86_64"])
+        self.assertEqual(sorted(self.discover(compilers=["gcc-9", "clang-51"])),
+                         ["clang-51-fake", "clang-51-x86_64", "gcc-9-x86_64"])
+        self.assertEqual(self.discover(arches="mips"), {})
+
+    def test_other_clang_tools_are_not_compilers(self):
+        self.add_compiler("clang-tidy-50")
+        self.add_compiler("clang-cpp-50")
+        self.add_compiler("x86_64-linux-gnu-gcc-ar-9")
+        self.assertEqual(self.discover(), {})
+
+
+class Cache(FakeMachine):
+    def test_second_discovery_runs_no_compiler(self):
+        self.add_clang(50)
+        self.add_emulator()
+        first = self.discover()
+        calls = self.calls()
+        self.assertGreater(calls, 0)
+        self.assertEqual(self.discover(), first)
+        self.assertEqual(self.calls(), calls)
+
+    def test_changed_compiler_is_verified_again(self):
+        self.add_clang(50)
+        self.add_emulator()
+        self.discover()
+        calls = self.calls()
+        # Same size, new mtime: an upgrade in place.
+        clang = os.path.join(self.bin, "clang++-50")
+        os.utime(clang, ns=(0, os.stat(clang).st_mtime_ns + 10**9))
+        self.discover()
+        self.assertGreater(self.calls(), calls)
+
+    def test_installing_the_emulator_clears_its_reason(self):
+        self.add_clang(50)
+        self.assertTrue(self.discover(arches="fake")["clang-50-fake"]["broken"])
+        self.add_emulator()
+        self.assertIsNone(self.discover(arches="fake")["clang-50-fake"]["broken"])
+
+    def test_broken_verdict_is_cached_too(self):
+        self.add_clang(51, fail_cxx=True)
+        self.add_emulator()
+        first = self.discover()
+        calls = self.calls()
+        self.assertEqual(self.discover(), first)
+        self.assertEqual(self.calls(), calls)
+        self.assertTrue(first["clang-51-x86_64"]["broken"])
+
+    def test_no_cache_dir_means_no_cache(self):
+        self.add_clang(50)
+        toolchains.discover(self.repo, search_path=self.bin, arches="x86_64")
+        calls = self.calls()
+        toolchains.discover(self.repo, search_path=self.bin, arches="x86_64")
+        self.assertEqual(self.calls(), 2 * calls)
+        self.assertFalse(os.path.exists(self.cache))
+
+
+class Output(FakeMachine):
+    def test_write_json_writes_every_toolchain_in_order(self):
+        self.add_clang(50)
+        self.add_clang(51, fail_cxx=True)
+        self.add_emulator()
+        found = toolchains.discover(self.repo, cache_dir=self.cache, search_path=self.bin)
+        out_dir = os.path.join(self.tmp, "cells")
+        paths = toolchains.write_json(found, out_dir)
+        self.assertEqual([os.path.basename(p) for p in paths],
+                         [t["name"] + ".json" for t in found])
+        with open(os.path.join(out_dir, "clang-50-x86_64.json")) as f:
+            text = f.read()
+        self.assertEqual(list(json.loads(text)), list(toolchains.CELL_KEYS))
+        self.assertTrue(text.startswith('{\n  "name": "clang-50-x86_64",\n') and
+                        text.endswith("}\n"), text)
+        with open(os.path.join(out_dir, "clang-51-x86_64.json")) as f:
+            self.assertIn("cannot find -lstdc++", json.load(f)["broken"])
+
+    def test_cli_prints_a_table_and_exits_0_with_broken_toolchains(self):
+        self.add_clang(50)
+        self.add_clang(51, fail_cxx=True)
+        out = io.StringIO()
+        json_dir = os.path.join(self.tmp, "cells")
+        with mock.patch.dict(os.environ, {"PATH": self.bin + os.pathsep + os.environ["PATH"]}):
+            with contextlib.redirect_stdout(out):
+                code = toolchains.main(["--repo", self.repo, "--arch", "x86_64",
+                                        "--compiler", "clang-5[01]",
+                                        "--json-dir", json_dir, "--cache", self.cache])
+        self.assertEqual(code, 0)
+        output = out.getvalue()
+        self.assertRegex(output, r"clang-50-x86_64 +Stub compiler version 50\.1\.0 "
+                                 r"\(clang-50\) +ok\n")
+        self.assertRegex(output, r"clang-51-x86_64 .* BROKEN: clang\+\+-51: /usr/bin/ld: "
+                                 r"cannot find -lstdc\+\+")
+        self.assertIn("2 toolchains, 1 ok, 1 broken", output)
+        self.assertEqual(sorted(os.listdir(json_dir)),
+                         ["clang-50-x86_64.json", "clang-51-x86_64.json"])
+
+
+def cmake_toolchain_file(path):
+    """What conformance/CMakeLists.txt writes for a toolchains/*.cmake file:
+    its include()d arch.cmake, then its own set()s, ${XSDT_TRIPLE} expanded."""
+    with open(path) as f:
+        text = f.read()
+    arch_name = re.search(r"arches/(\w+)/arch\.cmake", text).group(1)
+    arch = toolchains.parse_arch(os.path.join(REPO, "arches", arch_name, "arch.cmake"))
+    variables = toolchains.parse_cmake_sets(text.replace("${XSDT_TRIPLE}", arch["triple"]))
+    target = variables.get("CMAKE_C_COMPILER_TARGET")
+    return {
+        "name": os.path.splitext(os.path.basename(path))[0],
+        "arch": arch["arch"], "triple": arch["triple"],
+        "compiler": variables["XSDT_COMPILER"][0],
+        "cc": variables["CMAKE_C_COMPILER"][0], "cxx": variables["CMAKE_CXX_COMPILER"][0],
+        "target_flag": f"--target={target[0]}" if target else "",
+        "emulator": arch["emulator"],
+        "packages": " ".join(toolchains.unique(arch["packages"]
+                                               + variables["XSDT_COMPILER_PACKAGES"])),
+    }
+
+
+class SameAsHandWrittenToolchainFiles(unittest.TestCase):
+    """Discovery describes gcc-12 and clang-14 exactly as the toolchains/*.cmake
+    files do, so its JSON can replace the CMake-written build/cells/*.json."""
+
+    def test_discovered_descriptions_match_the_cmake_files(self):
+        expected = {}
+        for name in sorted(os.listdir(os.path.join(REPO, "toolchains"))):
+            if name.endswith(".cmake"):
+                description = cmake_toolchain_file(os.path.join(REPO, "toolchains", name))
+                if shutil.which(description["cc"]):
+                    expected[description["name"]] = description
+        if not expected:
+            self.skipTest("neither gcc-12 nor clang-14 is installed")
+        found = toolchains.discover(REPO, compilers=["gcc-12", "clang-14"],
+                                    verify_toolchains=False)
+        discovered = {t["name"]: {k: t[k] for k in toolchains.CELL_KEYS} for t in found}
+        for name, description in expected.items():
+            with self.subTest(name):
+                self.assertEqual(discovered.get(name), description)
+
+
+if __name__ == "__main__":
+    unittest.main()
