@@ -311,7 +311,7 @@ def source_state():
             "dirty": bool(git("status", "--porcelain", "--untracked-files=no"))}
 
 
-def cell_document(impl, toolchain, compiler_version, opt, link, result):
+def cell_document(impl, toolchain, compiler_version, opt, link, result, args_shard=None):
     """One cell of results.json v2: its coordinates, then its outcome."""
     document = {
         "implementation": impl["name"],
@@ -328,6 +328,8 @@ def cell_document(impl, toolchain, compiler_version, opt, link, result):
                         packages=result["packages"], tests=[])
         return document
     document.update({k: v for k, v in result.items() if not k.startswith("_")})
+    if args_shard:
+        document["lit_shard"] = args_shard  # this cell ran one share of its tests
     # Schema 1 had "failures" as a list of names; kept for old readers.
     document["failures"] = [name for name, _, _ in result.get("_console_failures", [])]
     return document
@@ -536,7 +538,9 @@ def main():
     all_ok = True
     for name, ((impl, _, toolchain, opt, link), result) in results.items():
         version = version_number(tools["compilers"].get(toolchain["name"]))
-        cell_documents[name] = cell_document(impl, toolchain, version, opt, link, result)
+        cell_documents[name] = cell_document(
+            impl, toolchain, version, opt, link, result,
+            f"{args.run_shard}/{args.num_shards}" if args.num_shards else None)
         all_ok &= bool(result["ok"])
     catalog, problems = catalog_summary(cell_documents, impls)
     all_ok &= not problems

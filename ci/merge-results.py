@@ -93,6 +93,10 @@ def merge_cells(shards):
     for path, document in shards:
         for key, cell in document["cells"].items():
             where = coordinates(cell)
+            if where in origin and lit_shards_of_one_cell(merged[origin[where][0]], cell):
+                kept_key, kept_path = origin[where]
+                merged[kept_key] = join_lit_shards(merged[kept_key], cell, kept_path, path)
+                continue
             if where in origin:
                 kept_key, kept_path = origin[where]
                 kept, candidate = without_timings(merged[kept_key]), without_timings(cell)
@@ -108,6 +112,39 @@ def merge_cells(shards):
             merged[key] = copy.deepcopy(cell)
             origin[where] = (key, path)
     return merged
+
+
+def lit_shards_of_one_cell(kept, cell):
+    """Two lit shards (--num-shards N --run-shard K) of the same cell: each
+    ran a disjoint share of the cell's tests."""
+    shards = set((kept.get("lit_shard") or "").split(",")) | {cell.get("lit_shard") or ""}
+    return bool(kept.get("lit_shard")) and bool(cell.get("lit_shard")) and \
+        cell["lit_shard"] not in (kept["lit_shard"] or "").split(",") and "" not in shards
+
+
+def join_lit_shards(kept, cell, kept_path, path):
+    """One cell from two lit shards of it: the union of their tests, counts
+    and oracle totals; failed if either failed. A test in both is a conflict."""
+    names = {t["name"] for t in kept.get("tests", [])}
+    both = sorted(names & {t["name"] for t in cell.get("tests", [])})
+    if both:
+        raise MergeError(f"cell {'/'.join(coordinates(cell))}: lit shards {kept['lit_shard']} "
+                         f"({kept_path}) and {cell['lit_shard']} ({path}) both ran {both[0]}")
+    joined = copy.deepcopy(kept)
+    joined["tests"] = sorted(kept.get("tests", []) + copy.deepcopy(cell.get("tests", [])),
+                             key=lambda t: t["name"])
+    counts = dict(kept.get("counts", {}))
+    for code, count in cell.get("counts", {}).items():
+        counts[code] = counts.get(code, 0) + count
+    joined["counts"] = counts
+    for field in ("ran", "sites_verified", "args_verified", "elapsed"):
+        joined[field] = kept.get(field, 0) + cell.get(field, 0)
+    for field in ("cell_failures", "lit_warnings", "failures"):
+        joined[field] = kept.get(field, []) + cell.get(field, [])
+    joined["ok"] = cell_ok(kept) and cell_ok(cell)
+    joined["status"] = "ok" if kept.get("status") == cell.get("status") == "ok" else "failed"
+    joined["lit_shard"] = f"{kept['lit_shard']},{cell['lit_shard']}"
+    return joined
 
 
 def origin_of(origin, key):

@@ -117,6 +117,41 @@ class Merging(MergeCase):
         self.assertEqual(code, 0, output)
         self.assertEqual(merged["cells"][O2], load_fixture()["cells"][O2])
 
+    def lit_shards_of_o0(self):
+        """The O0 cell split in two by lit --num-shards 2: each shard ran a
+        disjoint half of the tests."""
+        first, second = shard({O0}), shard({O0})
+        tests = first["cells"][O0]["tests"]
+        self.assertGreaterEqual(len(tests), 2)
+        for document, part, label in ((first, tests[:1], "1/2"), (second, tests[1:], "2/2")):
+            cell = document["cells"][O0]
+            cell["tests"] = part
+            cell["counts"] = {}
+            for test in part:
+                cell["counts"][test["code"]] = cell["counts"].get(test["code"], 0) + 1
+            cell["lit_shard"] = label
+        return first, second
+
+    def test_lit_shards_of_one_cell_are_joined(self):
+        first, second = self.lit_shards_of_o0()
+        code, output, merged = self.run_merge(first, second)
+        self.assertEqual(code, 0, output)
+        whole = load_fixture()["cells"][O0]
+        joined = merged["cells"][O0]
+        self.assertEqual([t["name"] for t in joined["tests"]],
+                         sorted(t["name"] for t in whole["tests"]))
+        self.assertEqual(sum(joined["counts"].values()), len(whole["tests"]))
+        self.assertEqual(joined["lit_shard"], "1/2,2/2")
+        # The fixture's O0 cell has a failing test: the joined cell fails too.
+        self.assertEqual(joined["status"], "failed")
+
+    def test_lit_shards_that_overlap_are_exit_2(self):
+        first, second = self.lit_shards_of_o0()
+        second["cells"][O0]["tests"] += first["cells"][O0]["tests"]
+        code, output, _ = self.run_merge(first, second)
+        self.assertEqual(code, 2)
+        self.assertIn("both ran", output)
+
     def test_tool_versions_that_differ_are_all_listed(self):
         other = shard({RISCV})
         other["tools"]["lit"] = "lit 15.0.0"
