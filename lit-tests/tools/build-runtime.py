@@ -34,9 +34,11 @@ def sources(repo, arch):
 
 def headers(repo, arch):
     found = []
-    for root in (os.path.join(repo, "sdt", "argspec"),
-                 os.path.join(repo, "sdt", "runtime"),
-                 os.path.join(repo, "arches", arch, "runtime")):
+    # Every arch's runtime headers: one arch may include another's (i386
+    # uses arches/x86_64/runtime/jump.h and serialize.h).
+    for root in ([os.path.join(repo, "sdt", "argspec"),
+                  os.path.join(repo, "sdt", "runtime")] +
+                 sorted(glob.glob(os.path.join(repo, "arches", "*", "runtime")))):
         for dirpath, _, files in sorted(os.walk(root)):
             found += [os.path.join(dirpath, f) for f in sorted(files)
                       if f.endswith((".h", ".hpp"))]

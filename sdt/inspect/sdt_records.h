@@ -7,6 +7,8 @@
 #define XSDT_INSPECT_SDT_RECORDS_H
 
 #include "elf_image.h"
+// The record layout and its decoder, shared with libxsdt.
+#include "../runtime/src/sdt_record_format.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -16,8 +18,9 @@
 
 namespace xsdt::inspect {
 
-inline constexpr std::string_view kSdtProbesSection = "xsdt_sdt_probes";
-inline constexpr std::string_view kSdtSitesSection = "xsdt_sdt_sites";
+inline constexpr std::string_view kSdtProbesSection =
+    sdt_format::kProbesSection;
+inline constexpr std::string_view kSdtSitesSection = sdt_format::kSitesSection;
 
 // One SDT_PROBE_DEFINE* record.
 struct SdtDefinition {

@@ -1,12 +1,10 @@
 // libxsdt machine-dependent part for i386.
 #include "machdep.h"
 
+#include "../../x86_64/runtime/serialize.h"
 #include "jump.h"
 
-#include <linux/membarrier.h>
-#include <sys/syscall.h>
 #include <ucontext.h>
-#include <unistd.h>
 
 namespace xsdt::rt::machdep {
 namespace {
@@ -81,17 +79,7 @@ bool decode_jump(std::uintptr_t site, const unsigned char *in,
 // a thread could execute half a NOP and half a jump.
 bool jump_needs_trap_first() { return true; }
 
-// The SYNC_CORE membarrier makes every thread of the process execute a
-// core-serializing instruction before it returns (Linux >= 4.16; needs a
-// one-time registration). Without it (older kernels, some emulators) the
-// caller falls back to what it can do.
-bool serialize_all_threads() {
-  static const bool registered =
-      syscall(__NR_membarrier,
-              MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) == 0;
-  return registered &&
-         syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE,
-                 0, 0) == 0;
-}
+// The SYNC_CORE membarrier, shared by both x86 arches (serialize.h).
+bool serialize_all_threads() { return x86::membarrier_sync_core(); }
 
 } // namespace xsdt::rt::machdep

@@ -1,6 +1,7 @@
-// The jump that enables an xsdt SDT site on x86_64: `e9 rel32`, relative to
-// the end of the 5-byte instruction, replacing the whole 5-byte NOP. Pure
-// functions, shared by libxsdt (target) and xsdt-inspect (host).
+// The jump that enables an xsdt SDT site on x86_64, and on i386 through
+// arches/i386/runtime/jump.h: `e9 rel32`, relative to the end of the 5-byte
+// instruction, replacing the whole 5-byte NOP. Pure functions, shared by
+// libxsdt (target) and xsdt-inspect (host).
 #ifndef XSDT_ARCH_X86_64_JUMP_H
 #define XSDT_ARCH_X86_64_JUMP_H
 

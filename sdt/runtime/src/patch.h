@@ -68,9 +68,6 @@ struct PatchFailure {
 // failure says what went wrong. Call with api_lock() held.
 bool apply_code_writes(std::vector<CodeWrite> writes, PatchFailure *failure);
 
-// "0f 1f 44 00 00".
-std::string hex_bytes(const unsigned char *p, std::size_t n);
-
 // The counters behind xsdt_get_patch_stats().
 void read_patch_stats(xsdt_patch_stats *out);
 

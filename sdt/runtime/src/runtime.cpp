@@ -11,6 +11,8 @@
 // by the enable/disable calls.
 #include "xsdt/runtime.h"
 
+#include "errors.h"
+#include "hex_text.h"
 #include "internal.h"
 #include "machdep.h"
 #include "patch.h"
@@ -21,7 +23,6 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
-#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -75,28 +76,6 @@ std::atomic<SdtTrapHook> g_sdt_trap_hook{nullptr};
 // has no process_vm_readv; a write() from a bad address fails with EFAULT
 // instead of faulting, natively and under QEMU).
 std::atomic<int> g_read_mode{0};
-
-// ---- Errors ------------------------------------------------------------
-
-int fail(xsdt_error *err, xsdt_status code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-int fail(xsdt_error *err, xsdt_status code, const char *fmt, ...) {
-  if (err) {
-    err->code = code;
-    va_list ap;
-    va_start(ap, fmt);
-    std::vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
-
-void clear(xsdt_error *err) {
-  if (err) {
-    err->code = XSDT_OK;
-    err->message[0] = '\0';
-  }
-}
 
 // ---- Patterns ----------------------------------------------------------
 
@@ -313,16 +292,6 @@ void set_sdt_trap_hook(SdtTrapHook hook) {
 std::mutex &api_lock() {
   static std::mutex lock;
   return lock;
-}
-
-std::string hex_bytes(const unsigned char *p, std::size_t n) {
-  std::string s;
-  char buf[4];
-  for (std::size_t i = 0; i < n; ++i) {
-    std::snprintf(buf, sizeof buf, i ? " %02x" : "%02x", p[i]);
-    s += buf;
-  }
-  return s;
 }
 
 // ---- The code patcher (patch.h) ------------------------------------------

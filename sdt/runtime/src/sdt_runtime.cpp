@@ -23,6 +23,8 @@
 //    is freed; otherwise it waits for the next quiet publication.
 #include "xsdt/sdt-runtime.h"
 
+#include "errors.h"
+#include "hex_text.h"
 #include "internal.h"
 #include "machdep.h"
 #include "patch.h"
@@ -30,7 +32,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -61,28 +62,6 @@ struct xsdt_sdt_probe {
 
 namespace xsdt::rt {
 namespace {
-
-// ---- Errors ----------------------------------------------------------------
-
-int fail(xsdt_error *err, xsdt_status code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-int fail(xsdt_error *err, xsdt_status code, const char *fmt, ...) {
-  if (err) {
-    err->code = code;
-    va_list ap;
-    va_start(ap, fmt);
-    std::vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
-
-void clear(xsdt_error *err) {
-  if (err) {
-    err->code = XSDT_OK;
-    err->message[0] = '\0';
-  }
-}
 
 unsigned long addr(std::uintptr_t a) { return static_cast<unsigned long>(a); }
 

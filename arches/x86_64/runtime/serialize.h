@@ -1,0 +1,28 @@
+// How the x86 machdep files (x86_64, and i386 by including this file)
+// serialize every thread of the process between the steps of the
+// trap-first patching protocol (sdt/runtime/src/patch.h).
+#ifndef XSDT_ARCH_X86_SERIALIZE_H
+#define XSDT_ARCH_X86_SERIALIZE_H
+
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace xsdt::rt::machdep::x86 {
+
+// The SYNC_CORE membarrier makes every thread of the process execute a
+// core-serializing instruction before it returns (Linux >= 4.16; needs a
+// one-time registration). Without it (older kernels, some emulators) the
+// caller falls back to what it can do.
+inline bool membarrier_sync_core() {
+  static const bool registered =
+      syscall(__NR_membarrier,
+              MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) == 0;
+  return registered &&
+         syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0,
+                 0) == 0;
+}
+
+} // namespace xsdt::rt::machdep::x86
+
+#endif // XSDT_ARCH_X86_SERIALIZE_H
