@@ -12,6 +12,19 @@
  * xsdt-impl header: sys/sdt.h=/usr/include/[a-z0-9_]*-linux-gnu/sys/sdt.h
  * xsdt-impl header: sys/sdt-config.h=/usr/include/[a-z0-9_]*-linux-gnu/sys/sdt-config.h
  * xsdt-impl package: systemtap-sdt-dev
+ *
+ * Its known bugs on our arches (lit-tests/catalog), each with the compilers
+ * that must still hit it somewhere in a run (measured 2026-11 on Debian 12:
+ * gcc-12 from -O1 up, except the i386 register pairs and the c.nop site,
+ * which show at every level; clang 14-16 crash on riscv64, clang 19 does not):
+ * xsdt-impl known-bug: catalog/aarch64-lo12.test gcc-*
+ * xsdt-impl known-bug: catalog/i386-gotoff.test gcc-*
+ * xsdt-impl known-bug: catalog/i386-register-pair.test gcc-*
+ * xsdt-impl known-bug: catalog/x86_64-rip-relative.test gcc-*
+ * xsdt-impl known-bug: catalog/x86_64-sib.test gcc-*
+ * xsdt-impl known-bug: catalog/riscv-cnop-site.test
+ * xsdt-impl known-bug: catalog/riscv-clang-crash.test clang-14 clang-15 clang-16
+ * xsdt-impl known-bug: catalog/clang-spilled-args.test clang-*
  */
 #include <sys/sdt.h>
 

@@ -35,6 +35,11 @@ for line in sys.stdin:
             note["pc"], note["base"], note["semaphore"] = (int(x, 16) for x in m.groups())
     elif stripped.startswith("Arguments:") and "pc" in note:
         args = stripped.split(":", 1)[1].strip()
+        # Specs are separated by spaces, but an aarch64 memory operand has
+        # one inside ("[sp, 16]"). Print it as "[sp,16]": one token per
+        # spec, so that a pattern can match a spec as {{[^ ]+}}.
+        args = re.sub(r"\[([^\]]*)\]", lambda m: "[" + m.group(1).replace(", ", ",") + "]",
+                      args)
         argc = len(args.split()) if args else 0
         print(f"note provider={note['provider']} name={note['name']} pc={note['pc']:#x} "
               f"base={note['base']:#x} semaphore={note['semaphore']:#x} argc={argc} args={args}")

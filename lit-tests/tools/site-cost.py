@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""The disabled cost of one probe site: instructions it adds to a function.
+
+Usage: site-cost.py --objdump OBJDUMP --function NAME --max-added N BASE PROBED
+
+BASE and PROBED are the same program built without and with the probe. The
+instructions of NAME are counted in each by its symbol range
+[value, value + size) from `readelf -sW` (as conformance/codegen/
+disabled-cost.py does: the size leaves out the alignment padding, and an
+address range is immune to objdump splitting a function at mapping symbols).
+Prints the counts and, when PROBED adds more than N instructions, both
+disassemblies of the function, and exits 1.
+"""
+import argparse
+import re
+import subprocess
+import sys
+
+
+def function_range(binary, function):
+    symbols = subprocess.run(["readelf", "-sW", binary], capture_output=True,
+                             text=True, check=True).stdout
+    match = re.search(rf"^\s*\d+:\s+([0-9a-f]+)\s+(\d+)\s+FUNC\s+\S+\s+\S+\s+\S+\s+"
+                      rf"{re.escape(function)}$", symbols, re.M)
+    if not match:
+        raise SystemExit(f"site-cost: function {function} not found in {binary}")
+    return int(match.group(1), 16), int(match.group(2))
+
+
+def disassemble(objdump, binary, function):
+    """The instruction lines of the function, as objdump prints them."""
+    start, size = function_range(binary, function)
+    out = subprocess.run([objdump, "-d", f"--start-address={start:#x}",
+                          f"--stop-address={start + size:#x}", binary],
+                         capture_output=True, text=True, check=True).stdout
+    return [line for line in out.splitlines()
+            if re.match(r"^\s+[0-9a-f]+:\s+\S", line)
+            and start <= int(line.split(":")[0], 16) < start + size]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--objdump", default="objdump")
+    parser.add_argument("--function", required=True)
+    parser.add_argument("--max-added", type=int, required=True, metavar="N")
+    parser.add_argument("base")
+    parser.add_argument("probed")
+    args = parser.parse_args()
+
+    base = disassemble(args.objdump, args.base, args.function)
+    probed = disassemble(args.objdump, args.probed, args.function)
+    added = len(probed) - len(base)
+    verdict = "ok" if added <= args.max_added else "TOO COSTLY"
+    print(f"site-cost: {args.function}: {len(base)} instructions without the probe, "
+          f"{len(probed)} with it: +{added}, bound +{args.max_added}: {verdict}")
+    if added <= args.max_added:
+        return 0
+    for title, lines in (("without the probe", base), ("with the probe", probed)):
+        print(f"site-cost: {args.function} {title}:")
+        for line in lines:
+            print(f"  {line.strip()}")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
