@@ -34,7 +34,10 @@ CODE_ORDER = ["PASS", "XFAIL", "FAIL", "XPASS", "UNRESOLVED", "TIMEOUT", "UNSUPP
 def build_matrix(document):
     """Returns (rows, columns, grid): grid[(row, column)] -> cell or None."""
     cells = document["cells"]
-    rows = sorted({row_key(c) for c in cells.values()}, key=row_sort_key)
+    # The subject implementation first, then the references beside it.
+    roles = {c["implementation"]: c.get("role") for c in cells.values()}
+    rows = sorted({row_key(c) for c in cells.values()},
+                  key=lambda row: (roles.get(row[0]) == "reference", row_sort_key(row)))
     columns = sorted({column_key(c) for c in cells.values()}, key=column_sort_key)
     grid = {}
     for key, cell in cells.items():
