@@ -60,6 +60,9 @@ def main():
         print(f"site-cost: {args.function} {title}:")
         for line in lines:
             print(f"  {line.strip()}")
+    # Last, and with "error:", so that the matrix's failure detail shows it.
+    print(f"site-cost: error: {args.function}: the probe adds +{added} instructions, "
+          f"bound +{args.max_added}")
     return 1
 
 
