@@ -28,14 +28,34 @@ def load_fixture(name="results-clang-14.json"):
         return copy.deepcopy(json.load(f))
 
 
-def load_gate():
-    """ci/toolchain-gate is a script without .py: load it as a module."""
-    path = os.path.join(CI_DIR, "toolchain-gate")
-    loader = importlib.machinery.SourceFileLoader("toolchain_gate", path)
-    spec = importlib.util.spec_from_loader("toolchain_gate", loader)
+def load_script(file_name, module_name):
+    """A ci/ script whose file name is not a module name (toolchain-gate,
+    merge-results.py), loaded as a module."""
+    path = os.path.join(CI_DIR, file_name)
+    loader = importlib.machinery.SourceFileLoader(module_name, path)
+    spec = importlib.util.spec_from_loader(module_name, loader)
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
+
+
+def load_gate():
+    return load_script("toolchain-gate", "toolchain_gate")
+
+
+def write_documents(directory, named_documents):
+    """Writes each (file name, results document) as JSON in directory and
+    returns the paths; a document given as a str is a path, used as is."""
+    paths = []
+    for name, document in named_documents:
+        path = os.path.join(directory, name)
+        if isinstance(document, str):
+            path = document
+        else:
+            with open(path, "w") as f:
+                json.dump(document, f)
+        paths.append(path)
+    return paths
 
 
 def find_test(document, cell_key, test_name):

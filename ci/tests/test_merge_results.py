@@ -1,7 +1,5 @@
 """ci/merge-results.py on shards cut from the results.json fixture."""
 import contextlib
-import importlib.machinery
-import importlib.util
 import io
 import json
 import os
@@ -9,20 +7,10 @@ import shutil
 import tempfile
 import unittest
 
-from helpers import CI_DIR, fixture_path, load_fixture
+from helpers import fixture_path, load_fixture, load_script, write_documents
 
 
-def load_merge():
-    """ci/merge-results.py has a dash in its name: load it as a module."""
-    path = os.path.join(CI_DIR, "merge-results.py")
-    loader = importlib.machinery.SourceFileLoader("merge_results", path)
-    spec = importlib.util.spec_from_loader("merge_results", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-merge_results = load_merge()
+merge_results = load_script("merge-results.py", "merge_results")
 
 O2 = "x86_64.clang-14.O2.pie"
 O0 = "x86_64.clang-14.O0.pie"
@@ -47,15 +35,8 @@ class MergeCase(unittest.TestCase):
     def run_merge(self, *documents):
         """Writes the documents as shard files, runs main(); returns
         (exit code, output, merged document or None)."""
-        paths = []
-        for index, document in enumerate(documents):
-            path = os.path.join(self.tmp, f"shard{index}.json")
-            if isinstance(document, str):
-                path = document
-            else:
-                with open(path, "w") as f:
-                    json.dump(document, f)
-            paths.append(path)
+        paths = write_documents(self.tmp, [(f"shard{index}.json", document)
+                                           for index, document in enumerate(documents)])
         output = os.path.join(self.tmp, "merged", "results.json")
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

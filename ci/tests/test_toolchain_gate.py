@@ -6,7 +6,7 @@ import os
 import tempfile
 import unittest
 
-from helpers import as_compiler, find_test, fixture_path, load_fixture, load_gate
+from helpers import as_compiler, find_test, fixture_path, load_fixture, load_gate, write_documents
 
 gate = load_gate()
 
@@ -17,15 +17,8 @@ O0 = "x86_64.clang-14.O0.pie"
 def run_gate(baseline, candidate, *extra):
     """Writes both documents to files, runs main(); returns (exit code, output)."""
     with tempfile.TemporaryDirectory() as tmp:
-        paths = []
-        for name, document in (("baseline.json", baseline), ("candidate.json", candidate)):
-            path = os.path.join(tmp, name)
-            if isinstance(document, str):
-                path = document
-            else:
-                with open(path, "w") as f:
-                    json.dump(document, f)
-            paths.append(path)
+        paths = write_documents(tmp, [("baseline.json", baseline),
+                                      ("candidate.json", candidate)])
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = gate.main(paths + list(extra))
