@@ -69,6 +69,8 @@ CACHE_VERSION = 1
 LIT_SUITE_PREFIX = re.compile(r"^[^:]+ :: ")
 MAX_LIT_WARNING_LINES = 6
 CATALOG_PREFIX = "catalog/"
+# The lit suite's native tools (lit-tests/tools), built into --tools.
+LIT_TOOLS = ("build-cache", "notes-table", "run-once")
 
 
 def cell_name(impl, arch, compiler, opt, link):
@@ -115,7 +117,7 @@ def tree_digest(path):
         with open(path, "rb") as f:
             digest.update(f.read())
     for dirpath, dirnames, files in os.walk(path):
-        dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", "Output"))
+        dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", "Output", "tests"))
         for name in sorted(files):
             if name.endswith(".pyc"):
                 continue
@@ -138,6 +140,31 @@ def binary_identity(command):
     return f"{real}:{stat.st_size}:{stat.st_mtime_ns}"
 
 
+# What a cell's tests read from the repo besides its arch: the suite, the
+# corpus with its oracle and adapters, the probe headers and libxsdt's
+# sources (lit builds libxsdt per toolchain). Not the unit tests, the fuzz
+# targets or the benchmarks: editing those reruns no cell.
+CELL_SOURCES = ("lit-tests", "conformance/impls", "conformance/corpus", "conformance/oracle",
+                "sdt/include", "sdt/runtime/include", "sdt/runtime/src", "sdt/argspec")
+ARCH_INCLUDE = re.compile(r'#include "\.\./\.\./([^/"]+)/')
+
+
+def cell_sources(arch):
+    """CELL_SOURCES plus arches/<arch> and every other arch directory whose
+    files it includes (i386 uses x86_64's jump encoding): a change to one
+    backend reruns only the cells that read it."""
+    arch_dirs = [arch]
+    for name in arch_dirs:
+        for dirpath, _, files in os.walk(os.path.join(REPO, "arches", name)):
+            for file_name in files:
+                with open(os.path.join(dirpath, file_name), errors="replace") as f:
+                    for other in ARCH_INCLUDE.findall(f.read()):
+                        if other not in arch_dirs and os.path.isdir(
+                                os.path.join(REPO, "arches", other)):
+                            arch_dirs.append(other)
+    return list(CELL_SOURCES) + [os.path.join("arches", a) for a in arch_dirs]
+
+
 def cell_cache_key(impl, toolchain, opt, link, args):
     parts = {
         "version": CACHE_VERSION,
@@ -147,11 +174,11 @@ def cell_cache_key(impl, toolchain, opt, link, args):
         "cc": binary_identity(toolchain["cc"]), "cxx": binary_identity(toolchain["cxx"]),
         "emulator": binary_identity((toolchain["emulator"] or "").split(" ")[0]),
         "inspect": tree_digest(args.inspect),
+        "tools": [tree_digest(os.path.join(args.tools, t)) for t in LIT_TOOLS],
         "lit": tree_digest(args.lit), "filecheck": binary_identity(
             os.path.join(args.llvm_bin, "FileCheck")),
         "filter": args.filter, "shard": [args.num_shards, args.run_shard],
-        "trees": [tree_digest(os.path.join(REPO, d)) for d in
-                  ("lit-tests", "conformance", "sdt", os.path.join("arches", toolchain["arch"]))],
+        "trees": [tree_digest(os.path.join(REPO, d)) for d in cell_sources(toolchain["arch"])],
         "headers": [tree_digest(p) for pattern in impl["headers"].values()
                     for p in sorted(glob.glob(pattern))],
     }
@@ -170,6 +197,8 @@ def missing_tools(impl, toolchain, args):
         needed.append(toolchain["emulator"].split()[0])
     missing = [tool for tool in needed if not shutil.which(tool)]
     missing += [path for path in (args.lit, args.inspect) if not os.path.exists(path)]
+    missing += [os.path.join(args.tools, t) for t in LIT_TOOLS
+                if not os.path.exists(os.path.join(args.tools, t))]
     missing += [f"<{h}> of {impl['name']}" for h in implementations.missing_headers(impl)]
     return missing
 
@@ -184,6 +213,7 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
                "--param", f"toolchain={toolchain_path}",
                "--param", f"opt={opt}", "--param", f"link={link}",
                "--param", f"inspect={args.inspect}",
+               "--param", f"tools={args.tools}",
                "--param", f"llvm_bin={args.llvm_bin}",
                "--param", f"work_dir={args.work_dir}",
                "-o", out_json]
@@ -226,6 +256,7 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
         if m:
             sites += int(m.group(1))
             verified += int(m.group(2))
+    phases = cell_phases(os.path.join(args.work_dir, name), tests)
     test_names = {t["name"] for t in tests}
     values_ran = any(t["name"].startswith("values/") and t["code"] not in ("UNSUPPORTED",)
                      for t in tests)
@@ -258,9 +289,76 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
             "counts": counts, "ran": ran,
             "sites_verified": sites, "args_verified": verified,
             "elapsed": round(time.monotonic() - started, 1),
+            "phases": phases,
             "tests": tests, "cell_failures": cell_failures,
             "lit_warnings": warnings[:MAX_LIT_WARNING_LINES],
             "_console_failures": failures}
+
+
+# ------------------------------------------------------------- phase times
+
+PHASE_OWNER = re.compile(r"/([^\s]+?)/Output/([^/\s]+?\.test)\.tmp")
+
+
+def read_phase_log(path):
+    """(phase, seconds, outcome, text) per line of a cell's phase log
+    (lit-tests/tools/phase_log.h); [] if there is none."""
+    entries = []
+    try:
+        with open(path) as f:
+            for line in f:
+                parts = line.rstrip("\n").split("\t", 3)
+                if len(parts) == 4:
+                    try:
+                        entries.append((parts[0], float(parts[1]), parts[2], parts[3]))
+                    except ValueError:
+                        continue
+    except OSError:
+        pass
+    return entries
+
+
+def cell_phases(cell_dir, tests):
+    """Where a cell's time went. setup: lit's configuration (the tracer-side
+    libraries it builds); build and run: the compiles and program runs of the
+    tests, from the phase log; check: the rest of the tests' time (readelf,
+    FileCheck, xsdt-inspect, tool start-ups, lit itself). build, run and
+    check are summed over the tests, which lit runs side by side, so they
+    add up to the tests' total, not to the wall time. Each test's own build
+    and run seconds go into its outcome."""
+    by_name = {t["name"]: t for t in tests}
+    totals = {"setup": 0.0, "build": 0.0, "run": 0.0}
+    counts = {}
+    prefix = cell_dir.rstrip("/") + "/"
+    for phase, seconds, outcome, text in read_phase_log(os.path.join(cell_dir, "phases.log")):
+        if phase not in totals:
+            continue
+        totals[phase] += seconds
+        counts[f"{phase}:{outcome}"] = counts.get(f"{phase}:{outcome}", 0) + 1
+        owner = None
+        for word in text.split():
+            if word.startswith(prefix):
+                m = PHASE_OWNER.search("/" + word[len(prefix):])
+                if m:
+                    owner = by_name.get(f"{m.group(1)}/{m.group(2)}")
+                    break
+        if owner is not None and phase in ("build", "run"):
+            owner[phase] = round(owner.get(phase, 0.0) + seconds, 3)
+    test_total = sum(t["elapsed"] for t in tests)
+    phases = {k: round(v, 1) for k, v in totals.items()}
+    phases["check"] = round(max(0.0, test_total - totals["build"] - totals["run"]), 1)
+    phases["tests"] = round(test_total, 1)
+    phases["counts"] = counts
+    return phases
+
+
+def phase_text(phases):
+    """"setup 12s; tests 90s: build 38s, run 9s, check 43s"."""
+    if not phases:
+        return ""
+    return (f"setup {phases['setup']:.0f}s; tests {phases['tests']:.0f}s: "
+            f"build {phases['build']:.0f}s, run {phases['run']:.0f}s, "
+            f"check {phases['check']:.0f}s")
 
 
 # ---------------------------------------------------------- tool versions
@@ -433,6 +531,18 @@ def plan(impls, toolchains, args):
     return cells
 
 
+def parallelism(cell_count, cores, parallel_cells=None, jobs=None):
+    """(cells at a time, lit workers per cell). Cells are independent, so
+    they go side by side first, one per core, and lit's workers take the
+    cores that are left; measured on the 2-core machine (docs/suite.md):
+    2 cells x 1 worker beat 1 x 2, 2 x 2 and 1 x 4 on the same 16 cells."""
+    if parallel_cells is None:
+        parallel_cells = max(1, min(cores, cell_count))
+    if jobs is None:
+        jobs = max(1, cores // parallel_cells)
+    return parallel_cells, jobs
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -448,6 +558,8 @@ def main():
                         help="toolchain JSON instead of discovery (repeatable)")
     parser.add_argument("--build-dir", default=os.path.join(REPO, "build"))
     parser.add_argument("--inspect")
+    parser.add_argument("--tools", help="the lit suite's native tools (default: "
+                        "BUILD_DIR/lit-tests/tools)")
     parser.add_argument("--lit", default="/usr/lib/llvm-14/build/utils/lit/lit.py")
     parser.add_argument("--llvm-bin", default="/usr/lib/llvm-14/bin")
     parser.add_argument("--work-dir")
@@ -459,10 +571,12 @@ def main():
     parser.add_argument("--run-shard", type=int, help="... and run shard K (1-based)")
     parser.add_argument("--no-cache", action="store_true",
                         help="run every cell, even one whose inputs did not change")
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2,
-                        help="lit workers per cell")
-    parser.add_argument("--parallel-cells", type=int, default=2,
-                        help="cells run at the same time")
+    parser.add_argument("-j", "--jobs", type=int,
+                        help="lit workers per cell (default: the cores left to each "
+                        "of the cells that run at the same time)")
+    parser.add_argument("--parallel-cells", type=int,
+                        help="cells run at the same time (default: one per core, at "
+                        "most the number of cells)")
     args = parser.parse_args()
     if (args.num_shards is None) != (args.run_shard is None) or (
             args.num_shards and not 1 <= args.run_shard <= args.num_shards):
@@ -471,6 +585,8 @@ def main():
     args.build_dir = os.path.abspath(args.build_dir)
     args.inspect = os.path.abspath(
         args.inspect or os.path.join(args.build_dir, "sdt", "inspect", "xsdt-inspect"))
+    args.tools = os.path.abspath(
+        args.tools or os.path.join(args.build_dir, "lit-tests", "tools"))
     args.work_dir = os.path.abspath(args.work_dir or os.path.join(args.build_dir, "matrix"))
     os.makedirs(args.work_dir, exist_ok=True)
 
@@ -481,6 +597,8 @@ def main():
               "(python3 ci/toolchains.py lists what is found)", file=sys.stderr)
         return 2
     cells = plan(impls, toolchains, args)
+    args.parallel_cells, args.jobs = parallelism(len(cells), os.cpu_count() or 1,
+                                                 args.parallel_cells, args.jobs)
     start = time.monotonic()
     started_at = datetime.datetime.now(datetime.timezone.utc)
     tools = tool_versions(toolchains, args)
@@ -529,7 +647,8 @@ def main():
                            + (f", {failed} failed" if failed else "")
                            + (" (reference: findings)" if failed and impl["role"] != "subject"
                               else "")
-                           + (" [cached]" if cached else f" in {result['elapsed']:.0f}s"))
+                           + (" [cached]" if cached else
+                              f" in {result['elapsed']:.0f}s ({phase_text(result.get('phases'))})"))
             elapsed = time.monotonic() - start
             print(f"[{done[0]}/{len(cells)} {elapsed:4.0f}s] {name}: {verdict}", flush=True)
         return name, cell, result

@@ -6,6 +6,8 @@ level (columns): green cells passed, red ones failed, grey ones are MISSING
 (the toolchain or emulator is not installed; the package is named) or n/a
 (the run did not have that cell). Below it: totals, then every failure with
 its detail: probe, arg, spec, expected and actual value, or the error line.
+Then where the time went: setup, build, run and check seconds summed over the
+cells that ran, the slowest cells and the slowest tests.
 
 report.html is self-contained (inline CSS, no scripts, no external assets):
 it can be attached to a CI run and opened anywhere.
@@ -26,6 +28,8 @@ from results_file import (BAD_CODES, GOOD_CODES, NOT_APPLICABLE_CODES, ResultsEr
 # A toolchain that breaks every test would otherwise produce a report of
 # thousands of entries; results.json keeps them all.
 MAX_FAILURES_PER_CELL = 30
+# The slowest cells and tests listed under "Where the time goes".
+MAX_SLOWEST = 10
 CODE_ORDER = ["PASS", "XFAIL", "FAIL", "XPASS", "UNRESOLVED", "TIMEOUT", "UNSUPPORTED"]
 
 
@@ -242,6 +246,108 @@ def implementation_lines(document):
     return lines
 
 
+# ------------------------------------------------------ where the time goes
+#
+# A cell's "phases" (ci/matrix.py cell_phases): setup is lit's configuration;
+# build, run and check are summed over the cell's tests, which lit runs side
+# by side, so they add up to "tests" (the sum of the test times), not to the
+# cell's wall time ("elapsed"). A cached cell's phases are those of the run
+# that produced it: it took no time now. Missing cells and results written
+# before phases existed have none.
+
+PHASE_COLUMNS = ("setup", "build", "run", "check", "tests")
+
+
+def seconds_text(value):
+    """12.345 -> "12.3"; None -> "" (a blank table cell)."""
+    return "" if value is None else f"{value:.1f}"
+
+
+def phase_counts(phases):
+    """(compiled, cached builds, programs ran, runs replayed) of a cell's phases."""
+    counts = (phases or {}).get("counts") or {}
+    return tuple(counts.get(k, 0) for k in
+                 ("build:compiled", "build:cached", "run:ran", "run:replayed"))
+
+
+def has_phases(document):
+    return any(cell.get("phases") for cell in document["cells"].values())
+
+
+def cells_run_now(document):
+    """[(key, cell)] of the cells that ran in this run: they have phases and
+    were not reused from the cell cache."""
+    return [(key, cell) for key, cell in document["cells"].items()
+            if cell.get("phases") and not cell.get("cached")]
+
+
+def time_summary(document):
+    """The one line over the cells that ran: their number, the run's wall time,
+    the summed phases and tests, the builds and program runs. Without phases
+    in any cell (an older results.json), the line that says so."""
+    if not has_phases(document):
+        return ("No phase times in this results.json (written before ci/matrix.py "
+                "recorded them): re-run the matrix to see where the time goes.")
+    ran = cells_run_now(document)
+    cached = sum(1 for cell in document["cells"].values() if cell.get("cached"))
+    sums = {phase: sum(cell["phases"].get(phase) or 0.0 for _, cell in ran)
+            for phase in PHASE_COLUMNS}
+    compiled = cached_builds = programs = replayed = 0
+    for _, cell in ran:
+        counts = phase_counts(cell["phases"])
+        compiled += counts[0]
+        cached_builds += counts[1]
+        programs += counts[2]
+        replayed += counts[3]
+    wall = document.get("wall_seconds")
+    text = f"{len(ran)} cells ran"
+    if cached:
+        text += f" ({cached} cached, not counted)"
+    if wall is not None:
+        text += f" in {seconds_text(wall)} s wall time"
+    return (text + f": setup {seconds_text(sums['setup'])} s; "
+            f"tests {seconds_text(sums['tests'])} s (summed, lit runs them side by side): "
+            f"build {seconds_text(sums['build'])} s, run {seconds_text(sums['run'])} s, "
+            f"check {seconds_text(sums['check'])} s; "
+            f"builds: {compiled} compiled, {cached_builds} cached; "
+            f"programs: {programs} ran, {replayed} replayed.")
+
+
+def slowest_cells(document, limit=MAX_SLOWEST):
+    """[(key, [wall, setup, build, run, check, tests, compiled/cached,
+    ran/replayed])] as text, slowest first by wall time; cached cells left
+    out (they did not run now)."""
+    ran = sorted(cells_run_now(document),
+                 key=lambda item: (-(item[1].get("elapsed") or 0.0), item[0]))
+    rows = []
+    for key, cell in ran[:limit]:
+        phases = cell["phases"]
+        compiled, cached_builds, programs, replayed = phase_counts(phases)
+        rows.append((key, [seconds_text(cell.get("elapsed"))]
+                     + [seconds_text(phases.get(phase)) for phase in PHASE_COLUMNS]
+                     + [f"{compiled}/{cached_builds}", f"{programs}/{replayed}"]))
+    return rows
+
+
+def slowest_tests(document, limit=MAX_SLOWEST):
+    """[(test name, cell label, [elapsed, build, run, check])] as text, the
+    slowest tests of every cell first. build and run are blank where the test
+    had none; check is the rest of its time. A cached cell's tests are
+    labelled so: their times are from the run that produced the cell."""
+    tests = []
+    for key, cell in document["cells"].items():
+        for test in cell.get("tests", []):
+            tests.append((test.get("elapsed") or 0.0, key, cell, test))
+    tests.sort(key=lambda item: (-item[0], item[3]["name"], item[1]))
+    rows = []
+    for elapsed, key, cell, test in tests[:limit]:
+        build, run = test.get("build"), test.get("run")
+        check = max(0.0, elapsed - (build or 0.0) - (run or 0.0))
+        rows.append((test["name"], key + (" (cached)" if cell.get("cached") else ""),
+                     [seconds_text(v) for v in (elapsed, build, run, check)]))
+    return rows
+
+
 # ----------------------------------------------------------------- Markdown
 
 def md_escape(text):
@@ -349,11 +455,45 @@ def render_markdown(document):
             out.append(f"- ... and {len(groups) - MAX_FAILURES_PER_CELL} more failures "
                        "(all of them are in results.json)")
         out.append("")
+    out += render_markdown_time(document)
     out += ["## Run", ""]
     for label, value in run_facts(document):
         out.append(f"- {label}: `{value}`")
     out.append("")
     return "\n".join(out)
+
+
+CELL_TIME_HEADER = ["cell", "wall s", "setup", "build", "run", "check", "tests",
+                    "compiled/cached builds", "ran/replayed runs"]
+TEST_TIME_HEADER = ["test", "cell", "elapsed", "build", "run", "check"]
+
+
+def render_markdown_time(document):
+    """The "Where the time goes" section, as lines."""
+    out = ["## Where the time goes", "", md_escape(time_summary(document)), ""]
+    if not has_phases(document):
+        return out
+    cells = slowest_cells(document)
+    if cells:
+        out.append(f"Slowest cells that ran (wall seconds; setup, then build, run and check "
+                   f"summed over the cell's tests, up to {MAX_SLOWEST}):")
+        out.append("")
+        out.append("| " + " | ".join(CELL_TIME_HEADER) + " |")
+        out.append("|---|" + "--:|" * (len(CELL_TIME_HEADER) - 1))
+        for key, values in cells:
+            out.append(f"| {md_escape(key)} | " + " | ".join(values) + " |")
+        out.append("")
+    tests = slowest_tests(document)
+    if tests:
+        out.append(f"Slowest tests (seconds; check is the rest of the test's time, "
+                   f"up to {MAX_SLOWEST}):")
+        out.append("")
+        out.append("| " + " | ".join(TEST_TIME_HEADER) + " |")
+        out.append("|---|---|" + "--:|" * (len(TEST_TIME_HEADER) - 2))
+        for name, cell, values in tests:
+            out.append(f"| `{md_escape(name)}` | {md_escape(cell)} | " + " | ".join(values) + " |")
+        out.append("")
+    return out
 
 
 def anchor(cell_key):
@@ -389,6 +529,8 @@ td.missing, td.na { background: #e4e4e4; color: #555; }
 table.catalog td.cell { text-align: left; white-space: normal; max-width: 520px; }
 table.plain td, table.plain th { border: 1px solid #ddd; padding: 3px 8px; text-align: left; }
 table.plain th { background: #f6f6f6; }
+table.plain td.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.plain td.name { font-family: ui-monospace, monospace; }
 table.findings { margin: 4px 0 6px 0; font-size: 13px; }
 table.findings td { font-family: ui-monospace, monospace; }
 .failure { margin: 8px 0 14px 0; padding-left: 10px; border-left: 3px solid #b3261e; }
@@ -513,11 +655,42 @@ def render_html(document):
             out.append(f"<p>... and {len(groups) - MAX_FAILURES_PER_CELL} more failures "
                        "(all of them are in results.json)</p>")
 
+    out += render_html_time(document)
+
     out.append("<h2>Run</h2><table class=\"plain\">")
     for label, value in run_facts(document):
         out.append(f"<tr><th>{e(label)}</th><td>{e(str(value))}</td></tr>")
     out.append("</table></body></html>")
     return "\n".join(out) + "\n"
+
+
+def render_html_time(document):
+    """The "Where the time goes" section, as lines."""
+    e = html.escape
+    out = ["<h2>Where the time goes</h2>", f"<p>{e(time_summary(document))}</p>"]
+    if not has_phases(document):
+        return out
+    cells = slowest_cells(document)
+    if cells:
+        out.append(f"<p>Slowest cells that ran (wall seconds; setup, then build, run and check "
+                   f"summed over the cell's tests, up to {MAX_SLOWEST}):</p>")
+        out.append("<table class=\"plain time\"><tr>"
+                   + "".join(f"<th>{e(h)}</th>" for h in CELL_TIME_HEADER) + "</tr>")
+        for key, values in cells:
+            out.append(f"<tr><td class=\"name\">{e(key)}</td>"
+                       + "".join(f"<td class=\"num\">{e(v)}</td>" for v in values) + "</tr>")
+        out.append("</table>")
+    tests = slowest_tests(document)
+    if tests:
+        out.append(f"<p>Slowest tests (seconds; check is the rest of the test's time, "
+                   f"up to {MAX_SLOWEST}):</p>")
+        out.append("<table class=\"plain time\"><tr>"
+                   + "".join(f"<th>{e(h)}</th>" for h in TEST_TIME_HEADER) + "</tr>")
+        for name, cell, values in tests:
+            out.append(f"<tr><td class=\"name\">{e(name)}</td><td class=\"name\">{e(cell)}</td>"
+                       + "".join(f"<td class=\"num\">{e(v)}</td>" for v in values) + "</tr>")
+        out.append("</table>")
+    return out
 
 
 def render_html_failure(failure, names):

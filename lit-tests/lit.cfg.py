@@ -7,12 +7,17 @@
 #   opt        -O0 -O1 -O2 -O3 -Os -Oz         (default -O2)
 #   link       pie | nopie | static | shared   (default pie)
 #   inspect    path of the host xsdt-inspect tool
+#   tools      directory of the lit suite's native tools (lit-tests/tools)
 #   llvm_bin   directory holding FileCheck, not and count
 #   work_dir   where the cell's binaries and the build cache go
 import json
 import os
+import re
 import shutil
+import subprocess
 import sys
+import time
+import tomllib
 
 import lit.formats
 
@@ -21,9 +26,11 @@ config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".test"]
 config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.dirname(config.test_source_root)
+tools_source = os.path.join(config.test_source_root, "tools")
+sys.path.insert(0, tools_source)
 
 params = lit_config.params
-for required in ("toolchain", "inspect", "llvm_bin", "work_dir"):
+for required in ("toolchain", "inspect", "tools", "llvm_bin", "work_dir"):
     if required not in params:
         lit_config.fatal(f"missing --param {required}=...; run the suite through ci/matrix.py")
 
@@ -42,6 +49,19 @@ except implementations.ImplementationError as error:
     lit_config.fatal(str(error))
 cell = f"{impl['name']}.{arch}.{compiler}.{opt.lstrip('-')}.{link}"
 config.test_exec_root = os.path.join(params["work_dir"], cell)
+tools = params["tools"]
+
+# The cell's phase log (lit-tests/tools/phase_log.h): the build and run
+# tools append what each compile and program run cost, and the set-up below
+# its own time; ci/matrix.py sums them into the cell's phases. One lit run
+# per cell: the log starts empty, and so does the memo of program runs
+# (lit-tests/tools/run-once.cpp), so that every lit run runs its programs.
+setup_started = time.monotonic()
+os.makedirs(config.test_exec_root, exist_ok=True)
+phase_log = os.path.join(config.test_exec_root, "phases.log")
+open(phase_log, "w").close()
+run_memo = os.path.join(config.test_exec_root, "runs")
+shutil.rmtree(run_memo, ignore_errors=True)
 
 # "shared": every program of a test is linked as a shared library (position
 # independent code, probes in a DSO with its own load bias) that a per-cell
@@ -75,11 +95,18 @@ cc = f"{toolchain['cc']} {target_flag}".strip()
 cxx = f"{toolchain['cxx']} {target_flag}".strip()
 cflags = f"{opt} {link_flags[link]} -Wall -Wextra -Werror {includes}"
 objdump = shutil.which(f"{toolchain['triple']}-objdump") or "objdump"
-build = (f"python3 {config.test_source_root}/tools/build-cached.py "
-         f"--cache {os.path.join(params['work_dir'], 'cache')} "
-         f"--deps {repo}/sdt/include --deps {repo}/arches/{arch}/include "
-         f"--deps {repo}/conformance/impls "
-         + (f"--deps {impl_include} " if impl_include else "") + "--")
+
+# %build COMMAND -o OUT compiles once per cell (lit-tests/tools/build-cache):
+# the key covers the command, the files it names and the headers under the
+# --deps directories. The tests' own Inputs directories join the key in
+# their lit.local.cfg.
+cache_tool = (f"{tools}/build-cache --cache {os.path.join(params['work_dir'], 'cache')} "
+              f"--log {phase_log}")
+arch_deps = f"--deps {repo}/sdt/include --deps {repo}/arches/{arch}/include"
+build_tool = (f"{cache_tool} {arch_deps} --deps {repo}/conformance/impls "
+              f"--deps {repo}/conformance/corpus --deps {repo}/conformance/oracle"
+              + (f" --deps {impl_include}" if impl_include else ""))
+build = f"{build_tool} --"
 
 config.substitutions += [
     ("%build", build),
@@ -92,21 +119,24 @@ config.substitutions += [
     ("%inspect", params["inspect"]),
     ("%corpus", os.path.join(repo, "conformance", "corpus")),
     ("%cell", cell),
-    ("%notes-table", f"python3 {config.test_source_root}/tools/notes-table.py"),
+    ("%notes-table", os.path.join(tools, "notes-table")),
+    ("%python", sys.executable),
 ]
 
-# libxsdt (the in-process probe runtime, the tracer side of every run-time
-# check): built once per toolchain and code model at configuration time,
-# cached by content under the work dir. It is always -O2: the cell's opt
-# level is for the probes under test, not for the tracer. %xsdt-rt are the
-# link arguments for a C program built with %cc in any link mode (the
-# runtime is C++, hence libstdc++); %xsdt-rt-cflags puts <xsdt/runtime.h>
-# on the include path.
-import subprocess  # noqa: E402
-
-rt_pic = {"pie": ["-fPIE"], "nopie": ["-fno-pie"], "static": [], "shared": ["-fPIC"]}[link]
+# The tracer side of every run-time check, built at configuration time once
+# per toolchain (cached by content under the work dir, shared by every cell
+# of that toolchain): libxsdt, the in-process probe runtime, and the value
+# oracle's harness (conformance/oracle/oracle.c), which holds no probe. Both
+# are always -O2 -fPIC: the cell's opt level and code model are for the
+# probes under test, not for the tracer, and position-independent code links
+# into PIE, non-PIE, static and shared programs alike. %xsdt-rt are the link
+# arguments of libxsdt for a C program built with %cc in any link mode (the
+# runtime is C++, hence libstdc++); %xsdt-rt-cflags puts <xsdt/runtime.h> on
+# the include path. %oracle-rt adds the oracle's object; %oracle-cflags its
+# header.
+rt_pic = ["-fPIC"]
 rt_ar = shutil.which(f"{toolchain['triple']}-ar") or "ar"
-rt_command = ["python3", os.path.join(config.test_source_root, "tools", "build-runtime.py"),
+rt_command = [sys.executable, os.path.join(tools_source, "build-runtime.py"),
               "--repo", repo, "--arch", arch,
               "--cache", os.path.join(params["work_dir"], "cache", "runtime"),
               "--cxx", cxx, "--ar", rt_ar] + [f"--flag={f}" for f in ["-O2"] + rt_pic]
@@ -118,28 +148,124 @@ else:
     # at link time, and this names the reason.
     lit_config.warning("building libxsdt failed:\n" + rt_result.stderr)
     rt_archive = os.path.join(params["work_dir"], "libxsdt-build-failed.a")
+xsdt_rt = f"{rt_archive} -lstdc++ -lm -lpthread"
+rt_cflags = f"-I{repo}/sdt/runtime/include"
+
+oracle_dir = os.path.join(repo, "conformance", "oracle")
+oracle_object = os.path.join(config.test_exec_root, "oracle.o")
+# Keyed on its own headers only: one object for every implementation.
+oracle_build = f"{cache_tool} {arch_deps} --deps {oracle_dir} --"
+oracle_result = subprocess.run(
+    f"{oracle_build} {cc} -O2 {' '.join(rt_pic)} -Wall -Wextra -Werror -std=c99 {rt_cflags} "
+    f"-I{repo}/sdt/include -I{repo}/arches/{arch}/include -c {oracle_dir}/oracle.c "
+    f"-o {oracle_object}".split(), capture_output=True, text=True)
+if oracle_result.returncode != 0:
+    lit_config.warning("building the value oracle failed:\n" + oracle_result.stdout +
+                       oracle_result.stderr)
+oracle_cflags = f"{rt_cflags} -include {oracle_dir}/oracle.h"
+oracle_rt = f"{oracle_object} {xsdt_rt}"
 config.substitutions += [
-    ("%xsdt-rt-cflags", f"-I{repo}/sdt/runtime/include"),
+    ("%xsdt-rt-cflags", rt_cflags),
     ("%arch", arch),
-    ("%xsdt-rt", f"{rt_archive} -lstdc++ -lm -lpthread"),
+    ("%xsdt-rt", xsdt_rt),
+    ("%oracle-cflags", oracle_cflags),
+    ("%oracle-rt", oracle_rt),
 ]
+# The oracle names the cell in every failure line.
+config.environment["ORACLE_CELL"] = cell
+
+# %build-corpus NAME -o DIR: the corpus program NAME of
+# conformance/corpus/programs.toml, built for this cell into DIR (its
+# executable DIR/NAME, or DIR/NAME-BUILD for each of several builds, and its
+# shared library). One substitution per program, first in the list: lit
+# applies substitutions in order, and %build is a prefix of %build-corpus.
+corpus_dir = os.path.join(repo, "conformance", "corpus")
+with open(os.path.join(corpus_dir, "programs.toml"), "rb") as f:
+    corpus_programs = tomllib.load(f)
+
+
+def corpus_commands(name, program, out):
+    """The shell commands that build corpus program `name` into `out`."""
+    sources = " ".join(os.path.join(corpus_dir, s) for s in program["sources"])
+    is_cxx = program["sources"][0].endswith(".cpp")
+    std = program.get("std", "c++11" if is_cxx else "c99")
+    compile = f"{cxx if is_cxx else cc} {cflags} -std={std}"
+    commands = []
+    library = program.get("library")
+    linked, run_path = "", ""
+    if library:
+        # The library build overrides the cell's -pie/-no-pie with -shared,
+        # which clang reports as an unused argument.
+        lib_sources = " ".join(os.path.join(corpus_dir, s) for s in library["sources"])
+        commands.append(f"{build} {cc} {cflags} -std=c99 -fPIC -shared "
+                        f"-Wno-unused-command-line-argument -Wl,-soname,{library['name']} "
+                        f"{lib_sources} -o {out}/{library['name']}")
+        # Before libxsdt's archive, so that what the library needs from it
+        # is linked in; the program finds it in its own directory.
+        if library.get("linked"):
+            linked = f"{out}/{library['name']}"
+        run_path = "-Wl,-rpath,'$ORIGIN'"
+    flags = " ".join(program.get("flags", []))
+    builds = program.get("builds") or {None: []}
+    for build_name, build_flags in builds.items():
+        executable = name if build_name is None else f"{name}-{build_name}"
+        words = [build, compile, rt_cflags, flags, " ".join(build_flags), sources, linked,
+                 oracle_rt, run_path, f"-o {out}/{executable}"]
+        commands.append(" ".join(w for w in words if w))
+    return " && ".join(commands)  # build-cache creates the directory
+
+
+config.substitutions[0:0] = [
+    (rf"%build-corpus {re.escape(name)} -o (\S+)", corpus_commands(name, program, r"\1"))
+    for name, program in corpus_programs.items()] + [
+    (r"%build-corpus (\S+)",
+     r"echo 'build-corpus: no program \1 in conformance/corpus/programs.toml' >&2 && false")]
+config.corpus_programs = corpus_programs
 
 # The shared-library cell's launcher: dlopens the program (a DSO) and calls
 # its main. Built once per toolchain, cached by content like the programs.
 run = toolchain["emulator"]
 if link == "shared":
     launcher = os.path.join(config.test_exec_root, "xsdt-launch")
-    os.makedirs(config.test_exec_root, exist_ok=True)
     launch_result = subprocess.run(
         build.split() + cc.split() +
         ["-O2", "-fPIE", "-pie", "-Wall", "-Wextra", "-Werror",
-         os.path.join(config.test_source_root, "tools", "launch-shared.c"),
+         os.path.join(tools_source, "launch-shared.c"),
          "-ldl", "-o", launcher], capture_output=True, text=True)
     if launch_result.returncode != 0:
         lit_config.fatal("building the shared-library launcher failed:\n" +
                          launch_result.stdout + launch_result.stderr)
     run = f"{run} {launcher}".strip()
-config.substitutions.insert(0, ("%run", run))
+# %run PROGRAM ARGS: runs it (under the cell's emulator), once per cell for
+# each distinct command: the checks that read one run share it.
+config.substitutions.insert(
+    0, ("%run", f"{tools}/run-once --log {phase_log} --memo {run_memo} -- {run}".strip()))
+
+
+# The data model and the signedness of plain char, as the compiler itself
+# defines them: tests select their CHECK prefixes with %data-model (ILP32 or
+# LP64) and %char-sign (CHAR-SIGNED or CHAR-UNSIGNED), and gate on the
+# features ilp32/lp64 and char-signed/char-unsigned.
+def predefined_macros():
+    result = subprocess.run(cc.split() + ["-dM", "-E", "-x", "c", "/dev/null"],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        lit_config.fatal(f"{cc} cannot preprocess:\n{result.stderr}")
+    return dict(re.findall(r"^#define (\w+) ?(.*)$", result.stdout, re.M))
+
+
+macros = predefined_macros()
+if macros.get("__SIZEOF_POINTER__") == "8" and macros.get("__SIZEOF_LONG__") == "8":
+    data_model = "LP64"
+elif macros.get("__SIZEOF_POINTER__") == "4" and macros.get("__SIZEOF_LONG__") == "4":
+    data_model = "ILP32"
+else:
+    lit_config.fatal(f"{cc}: neither ILP32 nor LP64")
+char_sign = "CHAR-UNSIGNED" if "__CHAR_UNSIGNED__" in macros else "CHAR-SIGNED"
+config.substitutions += [("%data-model", data_model), ("%char-sign", char_sign)]
+
+with open(phase_log, "a") as log:
+    log.write(f"setup\t{time.monotonic() - setup_started:.4f}\tconfigured\t{cell}\n")
 
 config.available_features.update({
     f"arch-{arch}",
@@ -150,7 +276,8 @@ config.available_features.update({
     f"impl-role-{impl['role']}",
     *impl["features"],
     f"target={toolchain['triple']}",
-    "ilp32" if arch == "i386" else "lp64",
+    data_model.lower(),
+    char_sign.lower(),
     "emulated" if toolchain["emulator"] else "native",
 })
 

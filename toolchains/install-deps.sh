@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   # build system and host tools
   cmake make ninja-build pkg-config python3 python3-psutil
+  libssl-dev # SHA-256 for the lit suite's build cache (lit-tests/tools)
   # host compilers
   g++ clang-14 lld-14 llvm-14 llvm-14-tools
   # newer clangs for the toolchain matrix (ci/toolchains.py finds them): each

@@ -95,20 +95,85 @@ class KnownBugCheck(unittest.TestCase):
 
 
 class CacheKey(unittest.TestCase):
-    def key(self, repo_file_text, opt="-O2"):
+    def key(self, repo_file_text, opt="-O2", tool_text="run-once"):
         with tempfile.TemporaryDirectory() as tmp:
             inspect = os.path.join(tmp, "inspect")
             with open(inspect, "w") as f:
                 f.write(repo_file_text)
+            for tool in matrix.LIT_TOOLS:
+                with open(os.path.join(tmp, tool), "w") as f:
+                    f.write(tool_text)
             matrix._tree_digests.clear()
-            args = argparse.Namespace(inspect=inspect, lit=inspect, llvm_bin=tmp, filter=None,
-                                      num_shards=None, run_shard=None)
+            args = argparse.Namespace(inspect=inspect, lit=inspect, llvm_bin=tmp, tools=tmp,
+                                      filter=None, num_shards=None, run_shard=None)
             return matrix.cell_cache_key(XSDT, toolchain("gcc-12"), opt, "pie", args)
 
     def test_key_changes_with_an_input_and_an_option(self):
         self.assertEqual(self.key("a"), self.key("a"))
         self.assertNotEqual(self.key("a"), self.key("b"))
         self.assertNotEqual(self.key("a"), self.key("a", opt="-O3"))
+        self.assertNotEqual(self.key("a"), self.key("a", tool_text="rebuilt"))
+
+
+class Parallelism(unittest.TestCase):
+    def test_cells_side_by_side_first_then_lit_workers(self):
+        self.assertEqual(matrix.parallelism(80, 2), (2, 1))
+        self.assertEqual(matrix.parallelism(1, 2), (1, 2))
+        self.assertEqual(matrix.parallelism(3, 8), (3, 2))
+        self.assertEqual(matrix.parallelism(0, 2), (1, 2))
+
+    def test_explicit_choices_win(self):
+        self.assertEqual(matrix.parallelism(80, 2, parallel_cells=1), (1, 2))
+        self.assertEqual(matrix.parallelism(80, 2, jobs=4), (2, 4))
+
+
+class CellSources(unittest.TestCase):
+    def test_an_arch_that_includes_another_arch_reads_both(self):
+        with tempfile.TemporaryDirectory() as repo:
+            for arch, text in (("first", '#include "../../second/runtime/jump.h"\n'),
+                               ("second", "int x;\n"), ("third", "")):
+                os.makedirs(os.path.join(repo, "arches", arch, "runtime"))
+                with open(os.path.join(repo, "arches", arch, "runtime", "f.h"), "w") as f:
+                    f.write(text)
+            saved = matrix.REPO
+            matrix.REPO = repo
+            try:
+                first = matrix.cell_sources("first")
+                second = matrix.cell_sources("second")
+            finally:
+                matrix.REPO = saved
+        self.assertEqual(first[-2:], ["arches/first", "arches/second"])
+        self.assertEqual(second[-1], "arches/second")
+        self.assertNotIn("arches/first", second)
+        self.assertFalse(any("third" in d for d in first + second))
+
+
+class Phases(unittest.TestCase):
+    def test_build_and_run_go_to_the_test_that_owns_the_path(self):
+        with tempfile.TemporaryDirectory() as cell:
+            with open(os.path.join(cell, "phases.log"), "w") as f:
+                f.write(f"setup\t4.0\tconfigured\tc\n"
+                        f"build\t1.5\tcompiled\t{cell}/notes/Output/a.test.tmp\n"
+                        f"build\t0.5\tcached\t{cell}/values/Output/a.test.tmp\n"
+                        f"run\t2.0\tran\tqemu-x -L /usr/x {cell}/values/Output/a.test.tmp 3\n"
+                        f"run\t0.25\tran\t/elsewhere/prog\n"
+                        "garbage line\n")
+            tests = [{"name": "notes/a.test", "elapsed": 3.0},
+                     {"name": "values/a.test", "elapsed": 4.0}]
+            phases = matrix.cell_phases(cell, tests)
+        self.assertEqual((phases["setup"], phases["build"], phases["run"]), (4.0, 2.0, 2.2))
+        # check: the tests' 7 s minus the 4.25 s of builds and runs
+        self.assertEqual((phases["tests"], phases["check"]), (7.0, 2.8))
+        self.assertEqual(phases["counts"], {"setup:configured": 1, "build:compiled": 1,
+                                            "build:cached": 1, "run:ran": 2})
+        self.assertEqual(tests[0], {"name": "notes/a.test", "elapsed": 3.0, "build": 1.5})
+        self.assertEqual(tests[1], {"name": "values/a.test", "elapsed": 4.0, "build": 0.5,
+                                    "run": 2.0})
+
+    def test_a_cell_without_a_log_has_zero_phases(self):
+        with tempfile.TemporaryDirectory() as cell:
+            phases = matrix.cell_phases(cell, [{"name": "x.test", "elapsed": 1.0}])
+        self.assertEqual((phases["build"], phases["run"], phases["check"]), (0.0, 0.0, 1.0))
 
 
 if __name__ == "__main__":

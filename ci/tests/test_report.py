@@ -178,6 +178,140 @@ class ReferenceImplementations(unittest.TestCase):
         self.assertIn("**CATALOG FAILURE**", report.render_markdown(document))
 
 
+def with_phases(document):
+    """The fixture's two x86_64 cells with phase times and per-test build and
+    run seconds, as ci/matrix.py writes them, plus a cached aarch64 cell that
+    would be the slowest if it had run now."""
+    cells = document["cells"]
+    document["wall_seconds"] = 61.0
+    o2 = cells["x86_64.clang-14.O2.pie"]
+    o2.update(elapsed=30.0, cached=False, phases={
+        "setup": 4.0, "build": 10.5, "run": 2.0, "check": 3.5, "tests": 16.0,
+        "counts": {"build:compiled": 5, "build:cached": 1, "run:ran": 3, "setup:configured": 1}})
+    o2["tests"] = [
+        {"name": "notes/int-widths.test", "code": "PASS", "elapsed": 6.0, "build": 4.0,
+         "run": 0.5},
+        {"name": "runtime/dlopen.test", "code": "UNSUPPORTED", "elapsed": 0.0},
+        {"name": "specs/lone-globals.test", "code": "PASS", "elapsed": 2.5},
+        # build + run exceed elapsed (rounding): check is floored at 0.
+        {"name": "values/int-widths.test", "code": "PASS", "elapsed": 7.5, "build": 6.5,
+         "run": 1.5}]
+    o0 = cells["x86_64.clang-14.O0.pie"]
+    o0.update(elapsed=50.0, phases={
+        "setup": 6.0, "build": 20.0, "run": 4.0, "check": 10.0, "tests": 34.0,
+        "counts": {"build:compiled": 8, "run:ran": 4, "run:replayed": 2}})
+    o0["tests"][0].update(elapsed=9.0, build=7.0, run=1.0)   # notes/int-widths.test
+    o0["tests"][3].update(elapsed=3.3, run=0.3)              # values/int-widths.test (FAIL)
+    cached = dict(o2, arch="aarch64", toolchain="clang-14-aarch64", cached=True, elapsed=90.0,
+                  phases={"setup": 9.0, "build": 60.0, "run": 9.0, "check": 9.0, "tests": 80.0,
+                          "counts": {"build:compiled": 40, "build:cached": 7, "run:ran": 20,
+                                     "run:replayed": 5}},
+                  tests=[{"name": "notes/int-widths.test", "code": "PASS", "elapsed": 8.0,
+                          "build": 5.0}])
+    cells["aarch64.clang-14.O2.pie"] = cached
+    return document
+
+
+def table_after(md, caption):
+    """The rows of the Markdown table that follows the line starting with caption."""
+    lines = md.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(caption))
+    rows = []
+    for line in lines[start + 4:]:   # caption, blank, header, separator
+        if not line.startswith("|"):
+            break
+        rows.append(line)
+    return rows
+
+
+class WhereTheTimeGoes(unittest.TestCase):
+    def setUp(self):
+        self.document = with_phases(load_fixture())
+        self.md = report.render_markdown(self.document)
+        self.html = report.render_html(self.document)
+
+    def test_summary_over_the_cells_that_ran(self):
+        # O2 + O0; the cached aarch64 cell and the missing riscv64 one are not counted.
+        # setup 4+6, tests 16+34, build 10.5+20, run 2+4, check 3.5+10;
+        # compiled 5+8, cached builds 1+0, ran 3+4, replayed 0+2.
+        summary = ("2 cells ran (1 cached, not counted) in 61.0 s wall time: setup 10.0 s; "
+                   "tests 50.0 s (summed, lit runs them side by side): build 30.5 s, "
+                   "run 6.0 s, check 13.5 s; builds: 13 compiled, 1 cached; "
+                   "programs: 7 ran, 2 replayed.")
+        self.assertIn("## Where the time goes\n\n" + summary + "\n", self.md)
+        self.assertIn("<h2>Where the time goes</h2><p>" + summary + "</p>",
+                      self.html.replace("\n", ""))
+
+    def test_slowest_cells_leave_out_cached_ones(self):
+        self.assertEqual(table_after(self.md, "Slowest cells"), [
+            "| x86_64.clang-14.O0.pie | 50.0 | 6.0 | 20.0 | 4.0 | 10.0 | 34.0 | 8/0 | 4/2 |",
+            "| x86_64.clang-14.O2.pie | 30.0 | 4.0 | 10.5 | 2.0 | 3.5 | 16.0 | 5/1 | 3/0 |"])
+        self.assertNotIn(">90.0<", self.html)
+        self.assertIn('<tr><td class="name">x86_64.clang-14.O0.pie</td><td class="num">50.0</td>'
+                      '<td class="num">6.0</td><td class="num">20.0</td><td class="num">4.0</td>'
+                      '<td class="num">10.0</td><td class="num">34.0</td><td class="num">8/0</td>'
+                      '<td class="num">4/2</td></tr>', self.html)
+
+    def test_slowest_tests_in_order_with_check_computed(self):
+        # check = elapsed - build - run, at least 0; build and run blank when absent.
+        self.assertEqual(table_after(self.md, "Slowest tests"), [
+            "| `notes/int-widths.test` | x86_64.clang-14.O0.pie | 9.0 | 7.0 | 1.0 | 1.0 |",
+            "| `notes/int-widths.test` | aarch64.clang-14.O2.pie (cached) | 8.0 | 5.0 |  | 3.0 |",
+            "| `values/int-widths.test` | x86_64.clang-14.O2.pie | 7.5 | 6.5 | 1.5 | 0.0 |",
+            "| `notes/int-widths.test` | x86_64.clang-14.O2.pie | 6.0 | 4.0 | 0.5 | 1.5 |",
+            "| `values/int-widths.test` | x86_64.clang-14.O0.pie | 3.3 |  | 0.3 | 3.0 |",
+            "| `specs/lone-globals.test` | x86_64.clang-14.O2.pie | 2.5 |  |  | 2.5 |",
+            "| `specs/lone-globals.test` | x86_64.clang-14.O0.pie | 0.1 |  |  | 0.1 |",
+            "| `runtime/dlopen.test` | x86_64.clang-14.O0.pie | 0.0 |  |  | 0.0 |",
+            "| `runtime/dlopen.test` | x86_64.clang-14.O2.pie | 0.0 |  |  | 0.0 |"])
+        self.assertIn('<tr><td class="name">values/int-widths.test</td>'
+                      '<td class="name">x86_64.clang-14.O0.pie</td><td class="num">3.3</td>'
+                      '<td class="num"></td><td class="num">0.3</td><td class="num">3.0</td></tr>',
+                      self.html)
+
+    def test_at_most_ten_slowest(self):
+        cell = self.document["cells"]["x86_64.clang-14.O2.pie"]
+        cell["tests"] = [{"name": f"notes/t{i:02}.test", "code": "PASS", "elapsed": 100.0 + i}
+                         for i in range(15)]
+        rows = table_after(report.render_markdown(self.document), "Slowest tests")
+        self.assertEqual(len(rows), 10)
+        self.assertTrue(rows[0].startswith("| `notes/t14.test` | x86_64.clang-14.O2.pie | 114.0 |"))
+        self.assertTrue(rows[9].startswith("| `notes/t05.test` | x86_64.clang-14.O2.pie | 105.0 |"))
+
+    def test_names_are_escaped(self):
+        test = self.document["cells"]["x86_64.clang-14.O0.pie"]["tests"][0]
+        test["name"] = "notes/<a>&b|c.test"
+        md = report.render_markdown(self.document)
+        self.assertIn("| `notes/<a>&b\\|c.test` | x86_64.clang-14.O0.pie | 9.0 |", md)
+        page = report.render_html(self.document)
+        self.assertIn('<tr><td class="name">notes/&lt;a&gt;&amp;b|c.test</td>', page)
+        self.assertNotIn("<a>&b", page)
+
+    def test_results_without_phases(self):
+        # The fixture as written before phases existed: cells have "elapsed" only.
+        document = load_fixture()
+        md = report.render_markdown(document)
+        section = md[md.index("## Where the time goes"):md.index("## Run")]
+        self.assertEqual(section.strip().splitlines()[2:], [
+            "No phase times in this results.json (written before ci/matrix.py recorded them): "
+            "re-run the matrix to see where the time goes."])
+        page = report.render_html(document)
+        self.assertIn("<h2>Where the time goes</h2>\n<p>No phase times in this results.json",
+                      page)
+        self.assertNotIn("Slowest", page)
+
+    def test_every_cell_cached(self):
+        for cell in self.document["cells"].values():
+            if cell["status"] != "missing":
+                cell["cached"] = True
+        md = report.render_markdown(self.document)
+        self.assertIn("0 cells ran (3 cached, not counted) in 61.0 s wall time: setup 0.0 s; ", md)
+        self.assertIn("builds: 0 compiled, 0 cached; programs: 0 ran, 0 replayed.", md)
+        self.assertNotIn("Slowest cells", md)
+        # The tests' times are still there, from the runs that produced the cells.
+        self.assertIn("| `notes/int-widths.test` | x86_64.clang-14.O0.pie (cached) | 9.0 |", md)
+
+
 class CommandLine(unittest.TestCase):
     def test_writes_both_files(self):
         with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):

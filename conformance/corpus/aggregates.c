@@ -88,15 +88,3 @@ int main(void) {
   locals(seed);
   return 0;
 }
-
-/* Each argument has the declared type of the member or element.
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=field_ptr {{.*}} base=[[BASE]] semaphore=0x0 argc=5 args=-4@{{[^ ]+}} -2@{{[^ ]+}} 1@{{[^ ]+}} 8f@{{[^ ]+}} -8@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=field_value {{.*}} base=[[BASE]] semaphore=0x0 argc=5 args=-4@{{[^ ]+}} -2@{{[^ ]+}} 1@{{[^ ]+}} 8f@{{[^ ]+}} -8@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=bitfields {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=4@{{[^ ]+}} -4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=array_index {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=4@{{[^ ]+}} 4@{{[^ ]+}} 8@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=nested_index {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=-2@{{[^ ]+}} 1@{{[^ ]+}} 8f@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=node_chain {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=-2@{{[^ ]+}} -2@{{[^ ]+}} -2@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=escaped_local {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=volatile_locals {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-8@{{[^ ]+}} 1@{{[^ ]+$}}
- */

@@ -61,13 +61,3 @@ int main(void) {
               i64 - 4, u64 - 4, i64 - 5, u64 - 5);
   return 0;
 }
-
-/* Sizes, signs and float marks below are read off the parameter types above
- * (C99: _Bool is 1 unsigned byte, float 4f, double 8f).
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=args0 {{.*}} base=[[BASE]] semaphore=0x0 argc=0 args={{$}}
- * NOTES-DAG: note provider=corpus name=args1 {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=args6 {{.*}} base=[[BASE]] semaphore=0x0 argc=6 args=-4@{{[^ ]+}} 4@{{[^ ]+}} -8@{{[^ ]+}} -2@{{[^ ]+}} 1@{{[^ ]+}} 8f@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=args12 {{.*}} base=[[BASE]] semaphore=0x0 argc=12 args=-1@{{[^ ]+}} 1@{{[^ ]+}} -2@{{[^ ]+}} 2@{{[^ ]+}} -4@{{[^ ]+}} 4@{{[^ ]+}} -8@{{[^ ]+}} 8@{{[^ ]+}} 4f@{{[^ ]+}} 8f@{{[^ ]+}} 1@{{[^ ]+}} -2@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=args12_wide {{.*}} base=[[BASE]] semaphore=0x0 argc=12 args=-8@{{[^ ]+}} 8@{{[^ ]+}} -8@{{[^ ]+}} 8@{{[^ ]+}} -8@{{[^ ]+}} 8@{{[^ ]+}} -8@{{[^ ]+}} 8@{{[^ ]+}} -8@{{[^ ]+}} 8@{{[^ ]+}} -8@{{[^ ]+}} 8@{{[^ ]+$}}
- */

@@ -56,30 +56,3 @@ int main(void) {
   mixed();
   return 0;
 }
-
-/* Types of the literals (C99 6.4.4): 1, -1, 'a' and INT32_MIN are int;
- * UINT32_MAX is unsigned int; 0x123456789abcdef0 and 5000000000 fit in a
- * signed 8-byte type (long on LP64, long long on ILP32); UINT64_C() is an
- * unsigned 8-byte type; 2.75 is double, -0.5f float; sizeof gives size_t,
- * unsigned and pointer-sized.
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=one {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=zero {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=double_zero {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8f@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=minus_one {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=int32_min {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=uint32_max {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=wide_hex {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-8@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=wide_negative {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-8@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=wide_unsigned {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=double_literal {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8f@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=float_literal {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4f@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=char_literal {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=cast_uchar {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=1@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=cast_short {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-2@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=mixed {{.*}} base=[[BASE]] semaphore=0x0 argc=12 args=-4@{{[^ ]+}} -4@{{[^ ]+}} -4@{{[^ ]+}} 4@{{[^ ]+}} -8@{{[^ ]+}} -8@{{[^ ]+}} 8f@{{[^ ]+}} 4f@{{[^ ]+}} -4@{{[^ ]+}} 1@{{[^ ]+}} -2@{{[^ ]+}} 8@{{[^ ]+$}}
- * LP64-DAG: note provider=corpus name=sizeof_int {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
- * LP64-DAG: note provider=corpus name=null {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
- * ILP32-DAG: note provider=corpus name=sizeof_int {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
- * ILP32-DAG: note provider=corpus name=null {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
- */

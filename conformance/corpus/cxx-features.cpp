@@ -99,27 +99,3 @@ int main() {
   use_lambda(i);
   return call_from_a(i) + call_from_b(i) == 2 * (2 * i + 3) ? 0 : 1;
 }
-
-// Types: references decay to the referred type; Color's underlying type is
-// int, Small's unsigned char; bool is 1 unsigned byte; the bit-fields have
-// their declared types, unsigned and int; the lambda's total is
-// long long, step int8_t, scale float. Pointers are 8 bytes on LP64 and 4 on
-// ILP32. cxx-inline.h: shared_inline(int), shared_template<unsigned>, each
-// present ONCE after the link although both a.cpp and b.cpp emit a copy.
-// NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
-// NOTES-DAG: note provider=cxx name=references {{.*}} base=[[BASE]] semaphore=0x0 argc=5 args=-4@{{[^ ]+}} 8f@{{[^ ]+}} -2@{{[^ ]+}} -8@{{[^ ]+}} 2@{{[^ ]+$}}
-// NOTES-DAG: note provider=cxx name=template_arg {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
-// NOTES-DAG: note provider=cxx name=template_arg {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8f@{{[^ ]+$}}
-// NOTES-DAG: note provider=cxx name=enum_class {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-4@{{[^ ]+}} 1@{{[^ ]+$}}
-// NOTES-DAG: note provider=cxx name=bools {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=1@{{[^ ]+}} 1@{{[^ ]+$}}
-// NOTES-DAG: note provider=cxx name=bitfields {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=4@{{[^ ]+}} -4@{{[^ ]+$}}
-// NOTES-DAG: note provider=cxx name=member {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-4@{{[^ ]+}} 2@{{[^ ]+$}}
-// NOTES-DAG: note provider=cxx name=lambda {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=-8@{{[^ ]+}} -1@{{[^ ]+}} 4f@{{[^ ]+$}}
-// NOTES-DAG: note provider=corpus name=shared_inline {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
-// NOTES-DAG: note provider=corpus name=shared_template {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
-// LP64-DAG: note provider=cxx name=template_arg {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
-// LP64-DAG: note provider=cxx name=pointers {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=8@{{[^ ]+}} 8@{{[^ ]+}} 8@{{[^ ]+$}}
-// LP64-DAG: note provider=cxx name=member_this {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
-// ILP32-DAG: note provider=cxx name=template_arg {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
-// ILP32-DAG: note provider=cxx name=pointers {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=4@{{[^ ]+}} 4@{{[^ ]+}} 4@{{[^ ]+$}}
-// ILP32-DAG: note provider=cxx name=member_this {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}

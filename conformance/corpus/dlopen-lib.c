@@ -22,11 +22,3 @@ __attribute__((noinline)) int dl_entry(int x, const char *s, double d) {
 }
 
 int dl_enabled(void) { return XSDT_PROBE_ENABLED(corpus_dl, guarded); }
-
-/* entry: int, a pointer, double, long long; guarded: unsigned, unsigned.
- * LIB-DAG: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * LIB-DAG: section .probes addr=[[PROBES:0x[0-9a-f]+]]
- * LIB-DAG: note provider=corpus_dl name=guarded {{.*}} base=[[BASE]] semaphore=[[PROBES]] argc=2 args=4@{{[^ ]+}} 4@{{[^ ]+$}}
- * LIB-LP64-DAG: note provider=corpus_dl name=entry {{.*}} base=[[BASE]] semaphore=0x0 argc=4 args=-4@{{[^ ]+}} 8@{{[^ ]+}} 8f@{{[^ ]+}} -8@{{[^ ]+$}}
- * LIB-ILP32-DAG: note provider=corpus_dl name=entry {{.*}} base=[[BASE]] semaphore=0x0 argc=4 args=-4@{{[^ ]+}} 4@{{[^ ]+}} 8f@{{[^ ]+}} -8@{{[^ ]+$}}
- */

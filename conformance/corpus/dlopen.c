@@ -46,10 +46,3 @@ int main(void) {
   after(v, r);
   return *evaluations == 2 * ORACLE_EVALUATIONS ? 0 : 6;
 }
-
-/* The program's notes: int; int, long long. The library's are not here.
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=before_dlopen {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=after_dlopen {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-4@{{[^ ]+}} -8@{{[^ ]+$}}
- * NOTES-NOT: corpus_dl
- */

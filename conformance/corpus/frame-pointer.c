@@ -61,15 +61,3 @@ int main(void) {
   recurse(src_depth, -5);
   return 0;
 }
-
-/* Types: the parameter types in order; fp_vla int, int, int, pointer,
- * long long; fp_alloca double, pointer, int; fp_recurse int, long long,
- * long long, double.
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=fp_params {{.*}} base=[[BASE]] semaphore=0x0 argc=12 args=-4@{{[^ ]+}} -8@{{[^ ]+}} -2@{{[^ ]+}} 8f@{{[^ ]+}} 4@{{[^ ]+}} -4@{{[^ ]+}} -8@{{[^ ]+}} -1@{{[^ ]+}} 4f@{{[^ ]+}} 8@{{[^ ]+}} -4@{{[^ ]+}} -4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=fp_recurse {{.*}} base=[[BASE]] semaphore=0x0 argc=4 args=-4@{{[^ ]+}} -8@{{[^ ]+}} -8@{{[^ ]+}} 8f@{{[^ ]+$}}
- * LP64-DAG: note provider=corpus name=fp_vla {{.*}} base=[[BASE]] semaphore=0x0 argc=5 args=-4@{{[^ ]+}} -4@{{[^ ]+}} -4@{{[^ ]+}} 8@{{[^ ]+}} -8@{{[^ ]+$}}
- * LP64-DAG: note provider=corpus name=fp_alloca {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=8f@{{[^ ]+}} 8@{{[^ ]+}} -4@{{[^ ]+$}}
- * ILP32-DAG: note provider=corpus name=fp_vla {{.*}} base=[[BASE]] semaphore=0x0 argc=5 args=-4@{{[^ ]+}} -4@{{[^ ]+}} -4@{{[^ ]+}} 4@{{[^ ]+}} -8@{{[^ ]+$}}
- * ILP32-DAG: note provider=corpus name=fp_alloca {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=8f@{{[^ ]+}} 4@{{[^ ]+}} -4@{{[^ ]+$}}
- */

@@ -24,14 +24,3 @@ int main(void) {
   live_function(src_value);
   return 0;
 }
-
-/* Both builds keep the live probe (int). The control build without
- * --gc-sections also keeps the dead one (long long); the --gc-sections build
- * must have no trace of it and no note resolved to address 0.
- * LIVE: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * LIVE: note provider=corpus name=gc_live pc=0x{{[0-9a-f]*[1-9a-f][0-9a-f]*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * KEPT: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * KEPT: note provider=corpus name=gc_dead pc=0x{{[0-9a-f]*[1-9a-f][0-9a-f]*}} base=[[BASE]] semaphore=0x0 argc=1 args=-8@{{[^ ]+$}}
- * GONE-NOT: gc_dead
- * GONE-NOT: pc=0x0 base=
- */

@@ -59,25 +59,3 @@ int main(void) {
   probe_globals();
   return counter() == 101 ? 0 : 1;
 }
-
-/* Sizes and signs come from the declarations above; long and pointers are
- * 8 bytes on LP64 and 4 on ILP32.
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=function_static {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=global_int {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=global_llong {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-8@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=global_double {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8f@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=global_ushort {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=2@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=file_static_int {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=file_static_ull {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=file_static_float {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4f@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=globals_mixed {{.*}} base=[[BASE]] semaphore=0x0 argc=8 args=-4@{{[^ ]+}} -8@{{[^ ]+}} 8f@{{[^ ]+}} 2@{{[^ ]+}} -4@{{[^ ]+}} 8@{{[^ ]+}} 4f@{{[^ ]+}} -4@{{[^ ]+$}}
- * LP64-DAG: note provider=corpus name=global_long {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-8@{{[^ ]+$}}
- * LP64-DAG: note provider=corpus name=global_ptr {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
- * LP64-DAG: note provider=corpus name=global_address {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
- * LP64-DAG: note provider=corpus name=static_address {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
- * ILP32-DAG: note provider=corpus name=global_long {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * ILP32-DAG: note provider=corpus name=global_ptr {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
- * ILP32-DAG: note provider=corpus name=global_address {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
- * ILP32-DAG: note provider=corpus name=static_address {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
- */

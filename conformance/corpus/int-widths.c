@@ -24,15 +24,3 @@ int main(void) {
          18000000000000000000ull);
   return 0;
 }
-
-/* The sizes and signs below are read off the parameter types above.
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=i8 {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-1@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=u8 {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=1@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=i16 {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-2@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=u16 {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=2@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=i32 {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=u32 {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=i64 {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-8@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=u64 {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
- */

@@ -42,11 +42,3 @@ int main(void) {
   probe_static_double();
   return 0;
 }
-
-/* int → -4, long long → -8, double → 8f.
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=lone_bss_int {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=lone_data_llong {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-8@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=lone_static_int {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=lone_static_double {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8f@{{[^ ]+$}}
- */

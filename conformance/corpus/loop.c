@@ -28,10 +28,3 @@ int main(int argc, char **argv) {
   oracle_start();
   return run(n) == 0 ? 1 : 0;
 }
-
-/* Types: int32_t, uint64_t, int8_t, double, uint16_t, int16_t; int32_t,
- * uint64_t.
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=loop_step {{.*}} base=[[BASE]] semaphore=0x0 argc=6 args=-4@{{[^ ]+}} 8@{{[^ ]+}} -1@{{[^ ]+}} 8f@{{[^ ]+}} 2@{{[^ ]+}} -2@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=loop_done {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-4@{{[^ ]+}} 8@{{[^ ]+$}}
- */

@@ -48,17 +48,3 @@ int main(void) {
   caller_two(-v);
   return 0;
 }
-
-/* Four multi sites (int, int), three multi_typed sites (short; double;
- * uint64_t), two multi_inlined sites (int, int).
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=multi {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-4@{{[^ ]+}} -4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=multi {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-4@{{[^ ]+}} -4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=multi {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-4@{{[^ ]+}} -4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=multi {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-4@{{[^ ]+}} -4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=multi_typed {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-2@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=multi_typed {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8f@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=multi_typed {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=multi_inlined {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-4@{{[^ ]+}} -4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=multi_inlined {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-4@{{[^ ]+}} -4@{{[^ ]+$}}
- */

@@ -52,14 +52,3 @@ int main(void) {
   /* Any value will do; the use keeps mix() from being discarded. */
   return v == 1 ? 1 : 0;
 }
-
-/* Types, in order: pressure_step has uint32_t, int32_t, uint64_t, int64_t,
- * int16_t, uint8_t, double, uint32_t (b ^ c), uint32_t (d + f: int32_t f
- * converts to uint32_t), uint64_t (h - j: int64_t j converts), float and
- * uint32_t. pressure_wide: g, h unsigned; i, j signed; g + h unsigned;
- * i - j signed; g ^ i and h ^ j unsigned (uint64_t wins); g * 3 unsigned;
- * (int64_t)h >> 1 signed; i + r, j - r signed (int64_t).
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=pressure_step {{.*}} base=[[BASE]] semaphore=0x0 argc=12 args=4@{{[^ ]+}} -4@{{[^ ]+}} 8@{{[^ ]+}} -8@{{[^ ]+}} -2@{{[^ ]+}} 1@{{[^ ]+}} 8f@{{[^ ]+}} 4@{{[^ ]+}} 4@{{[^ ]+}} 8@{{[^ ]+}} 4f@{{[^ ]+}} 4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=pressure_wide {{.*}} base=[[BASE]] semaphore=0x0 argc=12 args=8@{{[^ ]+}} 8@{{[^ ]+}} -8@{{[^ ]+}} -8@{{[^ ]+}} 8@{{[^ ]+}} -8@{{[^ ]+}} 8@{{[^ ]+}} 8@{{[^ ]+}} 8@{{[^ ]+}} -8@{{[^ ]+}} -8@{{[^ ]+}} -8@{{[^ ]+$}}
- */

@@ -69,30 +69,3 @@ int main(void) {
   floats(src_f, src_d);
   return 0;
 }
-
-/* Sizes and signs are read off the types above. Pointers are 8 bytes on
- * LP64 and 4 on ILP32, unsigned. Plain char is signed on x86 (CHAR-SIGNED)
- * and unsigned on aarch64 and riscv64 (CHAR-UNSIGNED).
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=schar {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-1@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=uchar {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=1@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=bool {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=1@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=enum_negative {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=enum_nonnegative {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=float_param {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4f@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=double_param {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8f@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=float_computed {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4f@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=double_computed {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8f@{{[^ ]+$}}
- * LP64-DAG: note provider=corpus name=ptr_object {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
- * LP64-DAG: note provider=corpus name=ptr_function {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
- * LP64-DAG: note provider=corpus name=ptr_string {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
- * LP64-DAG: note provider=corpus name=ptr_array {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
- * LP64-DAG: note provider=corpus name=ptr_array_param {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=8@{{[^ ]+$}}
- * ILP32-DAG: note provider=corpus name=ptr_object {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
- * ILP32-DAG: note provider=corpus name=ptr_function {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
- * ILP32-DAG: note provider=corpus name=ptr_string {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
- * ILP32-DAG: note provider=corpus name=ptr_array {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
- * ILP32-DAG: note provider=corpus name=ptr_array_param {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=4@{{[^ ]+$}}
- * CHAR-SIGNED-DAG: note provider=corpus name=plain_char {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-1@{{[^ ]+$}}
- * CHAR-UNSIGNED-DAG: note provider=corpus name=plain_char {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=1@{{[^ ]+$}}
- */

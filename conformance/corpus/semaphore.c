@@ -53,11 +53,3 @@ int main(void) {
   guarded_site(value);
   return evaluations == 2 * ORACLE_EVALUATIONS ? 0 : 6;
 }
-
-/* Both sites (guarded_site here, other_site in semaphore-other.c) name the
- * semaphore, i.e. the address where .probes starts. Arguments: int, int.
- * NOTES-DAG: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: section .probes addr=[[PROBES:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=guarded {{.*}} base=[[BASE]] semaphore=[[PROBES]] argc=2 args=-4@{{[^ ]+}} -4@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=guarded {{.*}} base=[[BASE]] semaphore=[[PROBES]] argc=2 args=-4@{{[^ ]+}} -4@{{[^ ]+$}}
- */

@@ -29,10 +29,3 @@ int main(void) {
     return 3;
   return lib_evaluations == ORACLE_EVALUATIONS ? 0 : 4;
 }
-
-/* The program's own note, against the program's sections. Arguments: int,
- * int. None of the library's probes may show up here.
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=after_library {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-4@{{[^ ]+}} -4@{{[^ ]+$}}
- * NOTES-NOT: corpus_lib
- */

@@ -50,16 +50,3 @@ int main(void) {
   plain_site();
   return evaluated == 2 * ORACLE_EVALUATIONS ? 0 : 3;
 }
-
-/* by_hand has two sites (int, unsigned long long; and none); with_macro
- * one (int). Every note names its own probe's semaphore, whose address is
- * read from the symbol table (the compiler may order the two variables
- * either way in .probes, 2 bytes each).
- * NOTES-DAG: [[#%x,BY_HAND:]] 2 OBJECT {{.*}} compat_by_hand_semaphore
- * NOTES-DAG: [[#%x,WITH_MACRO:]] 2 OBJECT {{.*}} compat_with_macro_semaphore
- * NOTES-DAG: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: section .probes addr=0x{{[0-9a-f]+}} size=0x4
- * NOTES-DAG: note provider=compat name=by_hand {{.*}} base=[[BASE]] semaphore=0x[[#%x,BY_HAND]] argc=2 args=-4@{{[^ ]+}} 8@{{[^ ]+$}}
- * NOTES-DAG: note provider=compat name=by_hand {{.*}} base=[[BASE]] semaphore=0x[[#%x,BY_HAND]] argc=0 args={{$}}
- * NOTES-DAG: note provider=compat name=with_macro {{.*}} base=[[BASE]] semaphore=0x[[#%x,WITH_MACRO]] argc=1 args=-4@{{[^ ]+$}}
- */

@@ -39,25 +39,3 @@ int main(void) {
   probes(src_int, src_double);
   return 0;
 }
-
-/* Argument types, in order: int, double, int8_t, uint16_t, int64_t,
- * uint32_t, float, int (a + 1), double (d * 2), uint32_t (u32 + 1),
- * unsigned char, short.
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=compat name=p0 {{.*}} base=[[BASE]] semaphore=0x0 argc=0 args={{$}}
- * NOTES-DAG: note provider=compat name=p1 {{.*}} base=[[BASE]] semaphore=0x0 argc=1 args=-4@{{[^ ]+$}}
- * NOTES-DAG: note provider=compat name=p2 {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=-4@{{[^ ]+}} 8f@{{[^ ]+$}}
- * NOTES-DAG: note provider=compat name=p3 {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=-4@{{[^ ]+}} 8f@{{[^ ]+}} -1@{{[^ ]+$}}
- * NOTES-DAG: note provider=compat name=p4 {{.*}} base=[[BASE]] semaphore=0x0 argc=4 args=-4@{{[^ ]+}} 8f@{{[^ ]+}} -1@{{[^ ]+}} 2@{{[^ ]+$}}
- * NOTES-DAG: note provider=compat name=p5 {{.*}} base=[[BASE]] semaphore=0x0 argc=5 args=-4@{{[^ ]+}} 8f@{{[^ ]+}} -1@{{[^ ]+}} 2@{{[^ ]+}} -8@{{[^ ]+$}}
- * NOTES-DAG: note provider=compat name=p6 {{.*}} base=[[BASE]] semaphore=0x0 argc=6 args=-4@{{[^ ]+}} 8f@{{[^ ]+}} -1@{{[^ ]+}} 2@{{[^ ]+}} -8@{{[^ ]+}} 4@{{[^ ]+$}}
- * NOTES-DAG: note provider=compat name=p7 {{.*}} base=[[BASE]] semaphore=0x0 argc=7 args=-4@{{[^ ]+}} 8f@{{[^ ]+}} -1@{{[^ ]+}} 2@{{[^ ]+}} -8@{{[^ ]+}} 4@{{[^ ]+}} 4f@{{[^ ]+$}}
- * NOTES-DAG: note provider=compat name=p8 {{.*}} base=[[BASE]] semaphore=0x0 argc=8 args=-4@{{[^ ]+}} 8f@{{[^ ]+}} -1@{{[^ ]+}} 2@{{[^ ]+}} -8@{{[^ ]+}} 4@{{[^ ]+}} 4f@{{[^ ]+}} -4@{{[^ ]+$}}
- * NOTES-DAG: note provider=compat name=p9 {{.*}} base=[[BASE]] semaphore=0x0 argc=9 args=-4@{{[^ ]+}} 8f@{{[^ ]+}} -1@{{[^ ]+}} 2@{{[^ ]+}} -8@{{[^ ]+}} 4@{{[^ ]+}} 4f@{{[^ ]+}} -4@{{[^ ]+}} 8f@{{[^ ]+$}}
- * NOTES-DAG: note provider=compat name=p10 {{.*}} base=[[BASE]] semaphore=0x0 argc=10 args=-4@{{[^ ]+}} 8f@{{[^ ]+}} -1@{{[^ ]+}} 2@{{[^ ]+}} -8@{{[^ ]+}} 4@{{[^ ]+}} 4f@{{[^ ]+}} -4@{{[^ ]+}} 8f@{{[^ ]+}} 4@{{[^ ]+$}}
- * NOTES-DAG: note provider=compat name=p11 {{.*}} base=[[BASE]] semaphore=0x0 argc=11 args=-4@{{[^ ]+}} 8f@{{[^ ]+}} -1@{{[^ ]+}} 2@{{[^ ]+}} -8@{{[^ ]+}} 4@{{[^ ]+}} 4f@{{[^ ]+}} -4@{{[^ ]+}} 8f@{{[^ ]+}} 4@{{[^ ]+}} 1@{{[^ ]+$}}
- * NOTES-DAG: note provider=compat name=p12 {{.*}} base=[[BASE]] semaphore=0x0 argc=12 args=-4@{{[^ ]+}} 8f@{{[^ ]+}} -1@{{[^ ]+}} 2@{{[^ ]+}} -8@{{[^ ]+}} 4@{{[^ ]+}} 4f@{{[^ ]+}} -4@{{[^ ]+}} 8f@{{[^ ]+}} 4@{{[^ ]+}} 1@{{[^ ]+}} -2@{{[^ ]+$}}
- * NOTES-DAG: note provider=compat name=pv {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=-4@{{[^ ]+}} 2@{{[^ ]+}} -8@{{[^ ]+$}}
- * NOTES-DAG: note provider=compat name=d0 {{.*}} base=[[BASE]] semaphore=0x0 argc=0 args={{$}}
- * NOTES-DAG: note provider=compat name=d2 {{.*}} base=[[BASE]] semaphore=0x0 argc=2 args=4@{{[^ ]+}} -1@{{[^ ]+$}}
- */

@@ -56,12 +56,3 @@ int main(int argc, char **argv) {
   probe_tls(0);
   return tls_int == -7 && tls_byte == 200 ? 0 : 2;
 }
-
-/* Types: int, long long, double, unsigned char; three pointers (8 bytes on
- * LP64, 4 on ILP32); int, short, int (tls_int + id), long long.
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=tls_values {{.*}} base=[[BASE]] semaphore=0x0 argc=4 args=-4@{{[^ ]+}} -8@{{[^ ]+}} 8f@{{[^ ]+}} 1@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=tls_mixed {{.*}} base=[[BASE]] semaphore=0x0 argc=4 args=-4@{{[^ ]+}} -2@{{[^ ]+}} -4@{{[^ ]+}} -8@{{[^ ]+$}}
- * LP64-DAG: note provider=corpus name=tls_addresses {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=8@{{[^ ]+}} 8@{{[^ ]+}} 8@{{[^ ]+$}}
- * ILP32-DAG: note provider=corpus name=tls_addresses {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=4@{{[^ ]+}} 4@{{[^ ]+}} 4@{{[^ ]+$}}
- */

@@ -63,15 +63,3 @@ int main(void) {
   globals();
   return 0;
 }
-
-/* Types: volatile does not change size or sign. char is signed on x86
- * and unsigned on aarch64/riscv64 (CHAR-SIGNED/CHAR-UNSIGNED); the pointer
- * is 8 bytes on LP64 and 4 on ILP32.
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=volatile_params {{.*}} base=[[BASE]] semaphore=0x0 argc=3 args=-4@{{[^ ]+}} 8f@{{[^ ]+}} 8@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=volatile_pointees {{.*}} base=[[BASE]] semaphore=0x0 argc=6 args=-2@{{[^ ]+}} 8@{{[^ ]+}} 8f@{{[^ ]+}} -4@{{[^ ]+}} -4@{{[^ ]+}} -4@{{[^ ]+$}}
- * LP64-DAG: note provider=corpus name=volatile_globals {{.*}} base=[[BASE]] semaphore=0x0 argc=10 args=-1@{{[^ ]+}} 2@{{[^ ]+}} -4@{{[^ ]+}} 4@{{[^ ]+}} -8@{{[^ ]+}} 8@{{[^ ]+}} 4f@{{[^ ]+}} 8f@{{[^ ]+}} 1@{{[^ ]+}} 8@{{[^ ]+$}}
- * ILP32-DAG: note provider=corpus name=volatile_globals {{.*}} base=[[BASE]] semaphore=0x0 argc=10 args=-1@{{[^ ]+}} 2@{{[^ ]+}} -4@{{[^ ]+}} 4@{{[^ ]+}} -8@{{[^ ]+}} 8@{{[^ ]+}} 4f@{{[^ ]+}} 8f@{{[^ ]+}} 1@{{[^ ]+}} 4@{{[^ ]+$}}
- * CHAR-SIGNED-DAG: note provider=corpus name=volatile_locals {{.*}} base=[[BASE]] semaphore=0x0 argc=4 args=-1@{{[^ ]+}} 2@{{[^ ]+}} -8@{{[^ ]+}} 8f@{{[^ ]+$}}
- * CHAR-UNSIGNED-DAG: note provider=corpus name=volatile_locals {{.*}} base=[[BASE]] semaphore=0x0 argc=4 args=1@{{[^ ]+}} 2@{{[^ ]+}} -8@{{[^ ]+}} 8f@{{[^ ]+$}}
- */

@@ -55,14 +55,3 @@ int main(void) {
   mixed(src_i64, &w);
   return 0;
 }
-
-/* Types: int64_t -8, uint64_t 8, double 8f. x + (int64_t)y is int64_t;
- * INT64_MIN/INT64_MAX int64_t, UINT64_MAX and UINT64_C() uint64_t,
- * 0x100000000LL, -4294967297LL and 0x7fffffff80000000LL long long, 1.0e300,
- * -0.0 and 2.5e-8 double; (uint64_t)a >> 1 uint64_t.
- * NOTES: section .stapsdt.base addr=[[BASE:0x[0-9a-f]+]]
- * NOTES-DAG: note provider=corpus name=wide_registers {{.*}} base=[[BASE]] semaphore=0x0 argc=7 args=-8@{{[^ ]+}} 8@{{[^ ]+}} 8f@{{[^ ]+}} -8@{{[^ ]+}} -8@{{[^ ]+}} 8@{{[^ ]+}} 8f@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=wide_memory {{.*}} base=[[BASE]] semaphore=0x0 argc=8 args=-8@{{[^ ]+}} 8@{{[^ ]+}} 8f@{{[^ ]+}} -8@{{[^ ]+}} 8@{{[^ ]+}} 8f@{{[^ ]+}} -8@{{[^ ]+}} -8@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=wide_constants {{.*}} base=[[BASE]] semaphore=0x0 argc=10 args=-8@{{[^ ]+}} -8@{{[^ ]+}} 8@{{[^ ]+}} -8@{{[^ ]+}} 8@{{[^ ]+}} -8@{{[^ ]+}} -8@{{[^ ]+}} 8f@{{[^ ]+}} 8f@{{[^ ]+}} 8@{{[^ ]+$}}
- * NOTES-DAG: note provider=corpus name=wide_mixed {{.*}} base=[[BASE]] semaphore=0x0 argc=7 args=-8@{{[^ ]+}} 8@{{[^ ]+}} -8@{{[^ ]+}} -8@{{[^ ]+}} 8f@{{[^ ]+}} 8f@{{[^ ]+}} 8@{{[^ ]+$}}
- */

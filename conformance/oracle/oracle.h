@@ -44,12 +44,13 @@
  * evaluated ORACLE_EVALUATIONS times.
  *
  * The header needs only <xsdt/usdt.h>; oracle.c needs the runtime
- * (<xsdt/runtime.h> and its library) and is compiled as C++ into C++
- * programs (`-x c++ oracle.c -x none`). Programs
- * whose shared libraries use ORACLE_* link the oracle into the program only
- * and export it (-rdynamic), so that there is one oracle per process.
- * Define ORACLE_CELL="name" to have the cell named in every failure line
- * (the environment variable ORACLE_CELL overrides it).
+ * (<xsdt/runtime.h> and its library). It holds no probe: the suite compiles
+ * it once per toolchain, as C (its API is extern "C"), and links that object
+ * into every corpus program, C and C++ alike. Programs whose shared
+ * libraries use ORACLE_* link the oracle into the program only and export it
+ * (-rdynamic), so that there is one oracle per process. The environment
+ * variable ORACLE_CELL names the cell in every failure line (ORACLE_CELL="name"
+ * at compile time, the fallback, would make one object per cell).
  */
 #ifndef XSDT_ORACLE_H
 #define XSDT_ORACLE_H

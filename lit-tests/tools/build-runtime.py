@@ -8,13 +8,13 @@ Compiles sdt/runtime/src/*.cpp, the arg-spec sources it needs
 (sdt/argspec/*.cpp) and arches/ARCH/runtime/*.cpp with the cell's C++
 compiler and flags into one static archive, and prints the archive's path.
 The archive is cached under --cache by the content of the command lines and
-of every source and header involved, so each cell builds it once. Concurrent
-builds of the same key are safe: each works in a private temporary directory
-and renames the finished archive into place atomically (the pattern of
-build-cached.py).
+of every source and header involved, so every cell of one toolchain and code
+model shares it. Concurrent builds of the same key wait for the first
+(flock on the key), so two cells that start together build it once.
 """
 import argparse
 import concurrent.futures
+import fcntl
 import glob
 import hashlib
 import os
@@ -79,10 +79,18 @@ def main() -> int:
             key.update(f.read())
     os.makedirs(args.cache, exist_ok=True)
     archive = os.path.join(args.cache, f"libxsdt-{key.hexdigest()[:32]}.a")
-    if os.path.exists(archive):
-        print(archive)
-        return 0
+    with open(archive + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(archive):
+            status = build(args, srcs, base, archive)
+            if status:
+                return status
+    print(archive)
+    return 0
 
+
+def build(args, srcs, base, archive):
+    """Compiles srcs in parallel and archives them as `archive`."""
     work = tempfile.mkdtemp(dir=args.cache, prefix=".rt-")
     try:
         def compile_one(i_src):
@@ -111,7 +119,6 @@ def main() -> int:
         os.replace(tmp_archive, archive)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(archive)
     return 0
 
 

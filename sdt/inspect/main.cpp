@@ -26,7 +26,8 @@ constexpr int kOk = 0, kFound = 1, kBadInput = 2;
 
 constexpr const char *kUsage =
     "usage: xsdt-inspect list FILE [--json]\n"
-    "       xsdt-inspect check FILE [--only=notes,sites,specs,sdt]\n"
+    "       xsdt-inspect check FILE... [--only=notes,sites,specs,sdt]\n"
+    "                          [--ignore-provider=NAME]...\n"
     "       xsdt-inspect parse-arg --arch ARCH 'SPEC...'\n"
     "ARCH: x86_64 (x86-64), i386, aarch64, riscv64\n"
     "exit: 0 ok, 1 violations or a bad spec, 2 usage or unreadable input\n";
@@ -40,6 +41,9 @@ struct Options {
   bool json = false;
   std::optional<std::string> only;
   std::optional<std::string> arch;
+  // check: probes of these providers are not the file's own (e.g. the
+  // libstdc++ probes in a static link); left out and counted.
+  std::vector<std::string> ignored_providers;
 };
 
 Options parse_options(int argc, char **argv) {
@@ -69,6 +73,8 @@ Options parse_options(int argc, char **argv) {
       o.only = v;
     } else if (auto a = value(i, arg, "--arch")) {
       o.arch = a;
+    } else if (auto p = value(i, arg, "--ignore-provider")) {
+      o.ignored_providers.push_back(*p);
     } else {
       throw UsageError{"unknown option " + std::string(arg)};
     }
@@ -106,8 +112,10 @@ const std::string &one_file(const Options &o) {
   return o.positional[0];
 }
 
-void reject(const Options &o, bool json, bool only, bool arch) {
-  if ((o.json && !json) || (o.only && !only) || (o.arch && !arch))
+void reject(const Options &o, bool json, bool only, bool arch,
+            bool ignore = false) {
+  if ((o.json && !json) || (o.only && !only) || (o.arch && !arch) ||
+      (!o.ignored_providers.empty() && !ignore))
     throw UsageError{"option not valid for this command"};
 }
 
@@ -311,12 +319,31 @@ int cmd_list(const Options &o) {
   return kOk;
 }
 
-int cmd_check(const Options &o) {
-  reject(o, false, true, false);
-  const std::string &path = one_file(o);
-  CheckGroups groups = o.only ? parse_groups(*o.only) : CheckGroups{};
+// Leaves out the notes of the ignored providers; returns how many per
+// provider.
+std::vector<std::pair<std::string, std::size_t>>
+drop_ignored(NoteScan &scan, const std::vector<std::string> &providers) {
+  std::vector<std::pair<std::string, std::size_t>> dropped;
+  for (const std::string &provider : providers) {
+    std::size_t before = scan.probes.size();
+    std::erase_if(scan.probes, [&](const ProbeNote &note) {
+      return note.provider == provider;
+    });
+    dropped.emplace_back(provider, before - scan.probes.size());
+  }
+  return dropped;
+}
+
+// Checks one file; returns whether it has violations.
+bool check_file(const std::string &path, const CheckGroups &groups,
+                const Options &o, bool name_file) {
   auto [image, scan, sdt] =
       load(path, !groups.notes && !groups.sites && !groups.sdt, groups.sdt);
+  std::string in_file = name_file ? " in " + path : "";
+  for (const auto &[provider, count] : drop_ignored(scan, o.ignored_providers))
+    if (count)
+      std::cout << "xsdt-inspect: ignored: " << count << " probes of provider "
+                << provider << in_file << "\n";
   CheckReport report;
   try {
     report = run_checks(image, scan, sdt ? &*sdt : nullptr, groups);
@@ -326,15 +353,27 @@ int cmd_check(const Options &o) {
   for (const std::string &v : report.violations)
     std::cout << path << ": " << v << "\n";
   if (!report.violations.empty())
-    return kFound;
+    return true;
   // One line per kind of probe checked.
   if (groups.notes || groups.sites || groups.specs)
     std::cout << "xsdt-inspect: ok: " << report.probes << " probes, "
-              << report.sites << " sites, " << report.args << " args checked\n";
+              << report.sites << " sites, " << report.args << " args checked"
+              << in_file << "\n";
   if (sdt && sdt->present)
     std::cout << "xsdt-inspect: ok: " << report.sdt_probes << " SDT probes, "
-              << report.sdt_sites << " SDT sites checked\n";
-  return kOk;
+              << report.sdt_sites << " SDT sites checked" << in_file << "\n";
+  return false;
+}
+
+int cmd_check(const Options &o) {
+  reject(o, false, true, false, true);
+  if (o.positional.empty())
+    throw UsageError{"expected at least one FILE"};
+  CheckGroups groups = o.only ? parse_groups(*o.only) : CheckGroups{};
+  bool violations = false;
+  for (const std::string &path : o.positional)
+    violations |= check_file(path, groups, o, o.positional.size() > 1);
+  return violations ? kFound : kOk;
 }
 
 int cmd_parse_arg(const Options &o) {

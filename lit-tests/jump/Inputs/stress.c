@@ -2,9 +2,18 @@
  * enables and disables the probes ROUNDS times. Every round must see hits
  * (the patched site is visible to the other threads); once
  * xsdt_sdt_disable() returns no handler is running (every handler that
- * started has finished) and none starts later, checked across a
- * sched_yield() and a spin; the sites hold exactly the NOP again; every hit's
- * arguments are its own thread's.
+ * started has finished) and none starts later, checked after every worker
+ * has gone through both sites again; the sites hold exactly the NOP again;
+ * every hit's arguments are its own thread's.
+ *
+ * Each round ends as soon as its condition is shown: the main thread waits
+ * for the first hit, and after the disable for a worker to complete two more
+ * passes through its loop (the second one starts after the disable
+ * returned), spinning briefly and then yielding, never sleeping a fixed
+ * time. A worker that was not running then (more threads than CPUs) passes
+ * the sites later: the next round checks, before its enable, that no
+ * handler started since the disable, and after the last round the main
+ * thread waits for every worker to pass again.
  *
  * Usage: stress jump|trap ROUNDS */
 #include "jump-test.h"
@@ -23,6 +32,8 @@ SDT_PROBE_DEFINE0(js, s, f, tick);
 
 static int stop;
 static long entered, finished, bad_args;
+/* Loop passes each worker completed: both sites each pass. */
+static long passes[THREADS];
 
 static void on_hit(const xsdt_sdt_probe_info *p, const uint64_t *a,
                    void *user) {
@@ -57,6 +68,7 @@ static void *worker(void *arg) {
     i &= 0xfffffff;
     fire_work(t, i, (long long)i * 3 + t);
     fire_tick();
+    __atomic_add_fetch(&passes[t], 1, __ATOMIC_SEQ_CST);
   }
   return NULL;
 }
@@ -65,6 +77,47 @@ static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Waits until done(arg) holds: a short spin first (the other threads are
+ * usually running), then yields so that a preempted thread gets the CPU.
+ * False after 30 s. */
+static int wait_until(int (*done)(const long *), const long *arg) {
+  double deadline = now() + 30;
+  for (;;) {
+    for (int spin = 0; spin < 2000; ++spin)
+      if (done(arg))
+        return 1;
+    if (now() > deadline)
+      return done(arg);
+    sched_yield();
+  }
+}
+
+static int hit_since(const long *start) {
+  return __atomic_load_n(&finished, __ATOMIC_SEQ_CST) != *start;
+}
+
+/* A worker completed two passes since the snapshot: its second one started
+ * after the snapshot was taken, and went through both sites. */
+static int one_passed_again(const long *snapshot) {
+  for (int t = 0; t < THREADS; ++t)
+    if (__atomic_load_n(&passes[t], __ATOMIC_SEQ_CST) >= snapshot[t] + 2)
+      return 1;
+  return 0;
+}
+
+/* Every worker did. */
+static int all_passed_again(const long *snapshot) {
+  for (int t = 0; t < THREADS; ++t)
+    if (__atomic_load_n(&passes[t], __ATOMIC_SEQ_CST) < snapshot[t] + 2)
+      return 0;
+  return 1;
+}
+
+static void snapshot_passes(long *snapshot) {
+  for (int t = 0; t < THREADS; ++t)
+    snapshot[t] = __atomic_load_n(&passes[t], __ATOMIC_SEQ_CST);
 }
 
 static struct jt_sites sites;
@@ -85,8 +138,16 @@ int main(int argc, char **argv) {
              0);
 
   int silent_rounds = 0, running_after_disable = 0, late_hits = 0,
-      bad_bytes = 0, api_errors = 0;
+      bad_bytes = 0, api_errors = 0, stalled_rounds = 0;
+  /* Handlers entered when the last disable returned. */
+  long disabled_at = __atomic_load_n(&entered, __ATOMIC_SEQ_CST);
+  long snapshot[THREADS];
   for (int r = 0; r < rounds; ++r) {
+    if (__atomic_load_n(&entered, __ATOMIC_SEQ_CST) != disabled_at) {
+      printf("FAIL round %d: a handler started after the previous disable "
+             "returned\n", r);
+      ++late_hits;
+    }
     long start = __atomic_load_n(&finished, __ATOMIC_SEQ_CST);
     if (xsdt_sdt_enable("js:::", mode, on_hit, NULL, &jt_err) != 2) {
       printf("FAIL round %d: enable: %s: %s\n", r,
@@ -95,11 +156,7 @@ int main(int argc, char **argv) {
       break;
     }
     /* The workers must come through the patched sites. */
-    double deadline = now() + 30;
-    while (__atomic_load_n(&finished, __ATOMIC_SEQ_CST) == start &&
-           now() < deadline)
-      sched_yield();
-    if (__atomic_load_n(&finished, __ATOMIC_SEQ_CST) == start) {
+    if (!wait_until(hit_since, &start)) {
       printf("FAIL round %d: no hit within 30 s while enabled\n", r);
       ++silent_rounds;
     }
@@ -116,19 +173,18 @@ int main(int argc, char **argv) {
              e - f);
       ++running_after_disable;
     }
-    /* Give the workers time to run into the sites again: a yield, then a
-     * spin. */
-    for (int k = 0; k < 2; ++k) {
-      if (k == 0)
-        sched_yield();
-      else
-        for (int spin = 0; spin < 20000; ++spin)
-          __atomic_load_n(&entered, __ATOMIC_SEQ_CST);
-      if (__atomic_load_n(&entered, __ATOMIC_SEQ_CST) != e) {
-        printf("FAIL round %d: a handler started after disable returned\n", r);
-        ++late_hits;
-        break;
-      }
+    /* No handler may start once the disable returned: checked after a
+     * worker went through both sites again (and for the others at the
+     * next round's start). */
+    disabled_at = e;
+    snapshot_passes(snapshot);
+    if (!wait_until(one_passed_again, snapshot)) {
+      printf("FAIL round %d: no worker passed the sites within 30 s\n", r);
+      ++stalled_rounds;
+    }
+    if (__atomic_load_n(&entered, __ATOMIC_SEQ_CST) != e) {
+      printf("FAIL round %d: a handler started after disable returned\n", r);
+      ++late_hits;
     }
     for (int i = 0; i < sites.n; ++i)
       if (!rt_bytes_are(sites.s[i].site, rt_nop)) {
@@ -139,6 +195,18 @@ int main(int argc, char **argv) {
         ++bad_bytes;
       }
   }
+  /* The last round's disable: every worker passes the sites again. */
+  snapshot_passes(snapshot);
+  if (!wait_until(all_passed_again, snapshot)) {
+    printf("FAIL after the last round: the workers did not pass the sites "
+           "within 30 s\n");
+    ++stalled_rounds;
+  }
+  if (__atomic_load_n(&entered, __ATOMIC_SEQ_CST) != disabled_at) {
+    printf("FAIL after the last round: a handler started after the disable "
+           "returned\n");
+    ++late_hits;
+  }
   __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
   for (int t = 0; t < THREADS; ++t)
     pthread_join(threads[t], NULL);
@@ -148,9 +216,10 @@ int main(int argc, char **argv) {
   printf("hits %ld (at least one per round: %s)\n", finished,
          silent_rounds ? "no" : "yes");
   printf("running after disable %d, started after disable %d, bad bytes %d, "
-         "bad args %ld, api errors %d\n",
-         running_after_disable, late_hits, bad_bytes, bad_args, api_errors);
+         "bad args %ld, api errors %d, stalled rounds %d\n",
+         running_after_disable, late_hits, bad_bytes, bad_args, api_errors,
+         stalled_rounds);
   RT_CHECK(!silent_rounds && !running_after_disable && !late_hits &&
-           !bad_bytes && !bad_args && !api_errors);
+           !bad_bytes && !bad_args && !api_errors && !stalled_rounds);
   return rt_finish();
 }

@@ -1,0 +1,269 @@
+// build-cache: compile once, then reuse, for every check of a cell and for
+// every cell that runs the same compile.
+//
+//   build-cache --cache DIR [--deps DIR]... [--log FILE] -- COMMAND... -o OUT
+//
+// The key (SHA-256) covers the compiler binary (resolved path, size, mtime),
+// every word of the command but OUT, the contents of every file the command
+// names, and the contents (and relative names) of every file under the
+// --deps directories: the headers the sources may include. A file named on
+// the command line counts by its base name and contents, not by its
+// directory, so that two tests that each built the same library into their
+// own directory (and link it) share one key. A hit hard-links (or copies) the
+// cached output to OUT, creating OUT's directory if need be. A miss compiles into a private name in DIR and
+// renames it into place; concurrent builds of one key wait for the first
+// (flock), so no compile runs twice. With --log, each build appends its time
+// to the cell's phase log (phase_log.h).
+//
+// Exit status: the compiler's; 125 when build-cache itself cannot work.
+#include "phase_log.h"
+
+#include <errno.h>
+#include <openssl/evp.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kToolFailure = 125;
+
+struct Options {
+  std::string cache;
+  std::string log;
+  std::vector<std::string> deps;
+  std::vector<std::string> command;
+  size_t out_index = 0;
+};
+
+[[noreturn]] void fail(const std::string &message) {
+  fprintf(stderr, "build-cache: %s\n", message.c_str());
+  exit(kToolFailure);
+}
+
+Options parse(int argc, char **argv) {
+  Options o;
+  int i = 1;
+  for (; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--") {
+      ++i;
+      break;
+    }
+    if (i + 1 >= argc)
+      fail("option " + arg + " needs a value");
+    if (arg == "--cache")
+      o.cache = argv[++i];
+    else if (arg == "--log")
+      o.log = argv[++i];
+    else if (arg == "--deps")
+      o.deps.emplace_back(argv[++i]);
+    else
+      fail("unknown option " + arg +
+           "\nusage: build-cache --cache DIR [--deps DIR]... [--log FILE] -- "
+           "COMMAND... -o OUT");
+  }
+  for (; i < argc; ++i)
+    o.command.emplace_back(argv[i]);
+  if (o.cache.empty() || o.command.empty())
+    fail("usage: build-cache --cache DIR [--deps DIR]... [--log FILE] -- "
+         "COMMAND... -o OUT");
+  auto o_flag = std::find(o.command.begin(), o.command.end(), "-o");
+  if (o_flag == o.command.end() || o_flag + 1 == o.command.end())
+    fail("the compile command needs -o OUT");
+  o.out_index = static_cast<size_t>(o_flag - o.command.begin()) + 1;
+  return o;
+}
+
+class Sha256 {
+public:
+  Sha256() : context_(EVP_MD_CTX_new(), EVP_MD_CTX_free) {
+    if (!context_ ||
+        EVP_DigestInit_ex(context_.get(), EVP_sha256(), nullptr) != 1)
+      fail("cannot initialise SHA-256");
+  }
+  // Each field is length-prefixed: "ab"+"c" and "a"+"bc" differ.
+  void field(std::string_view text) {
+    uint64_t size = text.size();
+    EVP_DigestUpdate(context_.get(), &size, sizeof size);
+    EVP_DigestUpdate(context_.get(), text.data(), text.size());
+  }
+  bool file(const std::string &path) {
+    FILE *f = fopen(path.c_str(), "rb");
+    if (!f)
+      return false;
+    std::string data;
+    char buffer[65536];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, f)) > 0)
+      data.append(buffer, n);
+    fclose(f);
+    field(data);
+    return true;
+  }
+  std::string hex() {
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int size = 0;
+    EVP_DigestFinal_ex(context_.get(), digest, &size);
+    std::string text;
+    char byte[3];
+    for (unsigned i = 0; i < size; ++i) {
+      snprintf(byte, sizeof byte, "%02x", digest[i]);
+      text += byte;
+    }
+    return text;
+  }
+
+private:
+  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX *)> context_;
+};
+
+bool is_regular_file(const std::string &path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// The compiler as execvp would find it.
+std::optional<std::string> find_program(const std::string &name) {
+  if (name.find('/') != std::string::npos)
+    return is_regular_file(name) ? std::optional(name) : std::nullopt;
+  const char *path = getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos)
+      end = dirs.size();
+    std::string candidate = dirs.substr(start, end - start) + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0 && is_regular_file(candidate))
+      return candidate;
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+std::string compute_key(const Options &o) {
+  Sha256 key;
+  key.field("build-cache 1");
+  if (auto compiler = find_program(o.command[0])) {
+    std::error_code ec;
+    fs::path real = fs::canonical(*compiler, ec);
+    struct stat st {};
+    stat(real.c_str(), &st);
+    key.field(
+        real.string() + ":" + std::to_string(st.st_size) + ":" +
+        std::to_string(st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec));
+  }
+  for (size_t i = 0; i < o.command.size(); ++i) {
+    if (i == o.out_index)
+      continue;
+    const std::string &word = o.command[i];
+    if (i > 0 && is_regular_file(word)) {
+      key.field("file " + fs::path(word).filename().string());
+      key.file(word);
+    } else {
+      key.field("word " + word);
+    }
+  }
+  for (const auto &root : o.deps) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end;
+         it.increment(ec))
+      if (it->is_regular_file())
+        files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+    key.field("deps " + std::to_string(files.size()));
+    for (const auto &file : files) {
+      key.field(fs::relative(file, root).string());
+      key.file(file.string());
+    }
+  }
+  return key.hex();
+}
+
+int run(const std::vector<std::string> &command) {
+  std::vector<char *> argv;
+  for (const auto &word : command)
+    argv.push_back(const_cast<char *>(word.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid < 0)
+    fail(std::string("fork: ") + strerror(errno));
+  if (pid == 0) {
+    execvp(argv[0], argv.data());
+    fprintf(stderr, "build-cache: cannot run %s: %s\n", argv[0],
+            strerror(errno));
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status))
+    return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+// Hard-links (or copies) the cached output to OUT, creating OUT's directory.
+void place(const std::string &cached, const std::string &out) {
+  std::error_code ec;
+  fs::path parent = fs::path(out).parent_path();
+  if (!parent.empty())
+    fs::create_directories(parent, ec);
+  unlink(out.c_str());
+  if (link(cached.c_str(), out.c_str()) == 0)
+    return;
+  fs::copy_file(cached, out, fs::copy_options::overwrite_existing, ec);
+  if (ec)
+    fail("cannot place " + out + ": " + ec.message());
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  double started = lit_tools::monotonic_seconds();
+  Options o = parse(argc, argv);
+  const std::string out = o.command[o.out_index];
+  std::error_code ec;
+  fs::create_directories(o.cache, ec);
+  std::string cached = o.cache + "/" + compute_key(o);
+
+  int lock =
+      open((cached + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock < 0 || flock(lock, LOCK_EX) != 0)
+    fail("cannot lock " + cached + ".lock: " + strerror(errno));
+  std::string outcome = "cached";
+  if (!is_regular_file(cached)) {
+    outcome = "compiled";
+    std::vector<std::string> command = o.command;
+    std::string tmp = cached + ".tmp." + std::to_string(getpid());
+    command[o.out_index] = tmp;
+    int status = run(command);
+    if (status != 0) {
+      unlink(tmp.c_str());
+      lit_tools::append_phase(o.log, "build",
+                              lit_tools::monotonic_seconds() - started,
+                              "failed", out);
+      return status;
+    }
+    if (rename(tmp.c_str(), cached.c_str()) != 0)
+      fail("cannot store " + cached + ": " + strerror(errno));
+  }
+  close(lock);
+  place(cached, out);
+  lit_tools::append_phase(
+      o.log, "build", lit_tools::monotonic_seconds() - started, outcome, out);
+  return 0;
+}
