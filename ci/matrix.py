@@ -531,6 +531,23 @@ def plan(impls, toolchains, args):
     return cells
 
 
+def run_order(cells):
+    """The order the cells start in: implementation by implementation (the
+    subject's longer cells first), and within one, toolchain after toolchain
+    for each opt level and link mode. The cells that run side by side then
+    belong to different toolchains: the first cell of a toolchain builds its
+    tracer-side libraries (libxsdt, the oracle) in lit's set-up, and a second
+    cell of the same toolchain started next to it would only wait for that
+    build."""
+    impl_rank, toolchain_rank, mode_rank = {}, {}, {}
+    for impl, path, toolchain, opt, link in cells:
+        impl_rank.setdefault(impl["name"], len(impl_rank))
+        toolchain_rank.setdefault(path, len(toolchain_rank))
+        mode_rank.setdefault((opt, link), len(mode_rank))
+    return sorted(cells, key=lambda c: (impl_rank[c[0]["name"]], mode_rank[(c[3], c[4])],
+                                        toolchain_rank[c[1]]))
+
+
 def parallelism(cell_count, cores, parallel_cells=None, jobs=None):
     """(cells at a time, lit workers per cell). Cells are independent, so
     they go side by side first, one per core, and lit's workers take the
@@ -654,7 +671,7 @@ def main():
         return name, cell, result
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.parallel_cells)) as pool:
-        for name, cell, result in pool.map(run_one, cells):
+        for name, cell, result in pool.map(run_one, run_order(cells)):
             results[name] = (cell, result)
 
     cell_documents = {}

@@ -127,6 +127,27 @@ class Parallelism(unittest.TestCase):
         self.assertEqual(matrix.parallelism(80, 2, jobs=4), (2, 4))
 
 
+class RunOrder(unittest.TestCase):
+    def test_side_by_side_cells_belong_to_different_toolchains(self):
+        gcc, clang = toolchain("gcc-12"), toolchain("clang-14")
+        cells = [(XSDT, path, tc, opt, "pie") for path, tc in (("gcc.json", gcc),
+                                                                ("clang.json", clang))
+                 for opt in ("-O0", "-O1", "-O2")]
+        order = matrix.run_order(cells)
+        self.assertEqual(sorted(order, key=str), sorted(cells, key=str))
+        self.assertEqual([(c[1], c[3]) for c in order],
+                         [("gcc.json", "-O0"), ("clang.json", "-O0"),
+                          ("gcc.json", "-O1"), ("clang.json", "-O1"),
+                          ("gcc.json", "-O2"), ("clang.json", "-O2")])
+
+    def test_implementations_keep_their_order(self):
+        reference = dict(XSDT, name="sys-sdt", role="reference")
+        tc = toolchain("gcc-12")
+        cells = [(reference, "a.json", tc, "-O0", "pie"), (XSDT, "a.json", tc, "-O2", "pie")]
+        self.assertEqual([c[0]["name"] for c in matrix.run_order(cells)],
+                         ["sys-sdt", "xsdt"])
+
+
 class CellSources(unittest.TestCase):
     def test_an_arch_that_includes_another_arch_reads_both(self):
         with tempfile.TemporaryDirectory() as repo:

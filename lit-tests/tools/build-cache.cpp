@@ -9,16 +9,30 @@
 // --deps directories: the headers the sources may include. A file named on
 // the command line counts by its base name and contents, not by its
 // directory, so that two tests that each built the same library into their
-// own directory (and link it) share one key. A hit hard-links (or copies) the
-// cached output to OUT, creating OUT's directory if need be. A miss compiles into a private name in DIR and
-// renames it into place; concurrent builds of one key wait for the first
-// (flock), so no compile runs twice. With --log, each build appends its time
-// to the cell's phase log (phase_log.h).
+// own directory (and link it) share one key.
+//
+// A miss compiles into a private name in DIR and renames it into place;
+// concurrent builds of one key wait for the first (flock), so no compile
+// runs twice. A hit hard-links (or copies) the cached output to OUT,
+// creating OUT's directory if need be. What the compiler printed is kept
+// with the output and printed again on every hit, on the same streams.
+//
+// A compile that fails is cached too: same key, same inputs, same compiler,
+// same diagnostics. Its exit status and output are replayed, so the tests of
+// a cell that all build one program that does not compile (a reference
+// implementation's known bug) pay for one failing compile, not one each. Only
+// a compiler that ran and said no is replayed: a compiler killed by a signal
+// or that could not be started is run again next time.
+//
+// With --log, each build appends its time to the cell's phase log
+// (phase_log.h): "compiled", "failed" (a compile that ran and failed) or
+// "cached" (reused, a failure included).
 //
 // Exit status: the compiler's; 125 when build-cache itself cannot work.
 #include "phase_log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <openssl/evp.h>
 #include <string.h>
 #include <sys/file.h>
@@ -194,7 +208,16 @@ std::string compute_key(const Options &o) {
   return key.hex();
 }
 
-int run(const std::vector<std::string> &command) {
+// How the compiler ended: its exit status, or that it did not run to an
+// exit of its own (killed by a signal, or not started).
+struct Outcome {
+  int status = 0;
+  bool replayable = false; // it ran and exited: its verdict can be reused
+};
+
+// Runs the command with its stdout and stderr going to the given files.
+Outcome run(const std::vector<std::string> &command, const std::string &out,
+            const std::string &err) {
   std::vector<char *> argv;
   for (const auto &word : command)
     argv.push_back(const_cast<char *>(word.c_str()));
@@ -203,6 +226,10 @@ int run(const std::vector<std::string> &command) {
   if (pid < 0)
     fail(std::string("fork: ") + strerror(errno));
   if (pid == 0) {
+    int out_fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err_fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (out_fd < 0 || err_fd < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
+      _exit(126);
     execvp(argv[0], argv.data());
     fprintf(stderr, "build-cache: cannot run %s: %s\n", argv[0],
             strerror(errno));
@@ -212,8 +239,42 @@ int run(const std::vector<std::string> &command) {
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFSIGNALED(status))
-    return 128 + WTERMSIG(status);
-  return WEXITSTATUS(status);
+    return {128 + WTERMSIG(status), false};
+  int code = WEXITSTATUS(status);
+  return {code, code != 126 && code != 127};
+}
+
+// Copies a file to a stream (the compiler's saved output); a missing file is
+// empty.
+void replay(const std::string &path, FILE *to) {
+  FILE *from = fopen(path.c_str(), "rb");
+  if (!from)
+    return;
+  char buffer[65536];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, from)) > 0)
+    fwrite(buffer, 1, n, to);
+  fclose(from);
+  fflush(to);
+}
+
+// The exit status of a cached failing compile, if the key has one.
+std::optional<int> cached_failure(const std::string &cached) {
+  FILE *f = fopen((cached + ".failed").c_str(), "r");
+  if (!f)
+    return std::nullopt;
+  int status = 0;
+  bool ok = fscanf(f, "%d", &status) == 1 && status > 0;
+  fclose(f);
+  return ok ? std::optional(status) : std::nullopt;
+}
+
+void store_text(const std::string &path, const std::string &text) {
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  FILE *f = fopen(tmp.c_str(), "w");
+  if (!f || fputs(text.c_str(), f) < 0 || fclose(f) != 0 ||
+      rename(tmp.c_str(), path.c_str()) != 0)
+    fail("cannot store " + path + ": " + strerror(errno));
 }
 
 // Hard-links (or copies) the cached output to OUT, creating OUT's directory.
@@ -238,32 +299,46 @@ int main(int argc, char **argv) {
   const std::string out = o.command[o.out_index];
   std::error_code ec;
   fs::create_directories(o.cache, ec);
-  std::string cached = o.cache + "/" + compute_key(o);
+  const std::string cached = o.cache + "/" + compute_key(o);
+  const std::string saved_out = cached + ".stdout",
+                    saved_err = cached + ".stderr";
+  auto log = [&](const char *outcome) {
+    lit_tools::append_phase(
+        o.log, "build", lit_tools::monotonic_seconds() - started, outcome, out);
+  };
 
   int lock =
       open((cached + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (lock < 0 || flock(lock, LOCK_EX) != 0)
     fail("cannot lock " + cached + ".lock: " + strerror(errno));
-  std::string outcome = "cached";
-  if (!is_regular_file(cached)) {
-    outcome = "compiled";
+  const char *outcome = "cached";
+  std::optional<int> failure = cached_failure(cached);
+  if (!failure && !is_regular_file(cached)) {
     std::vector<std::string> command = o.command;
     std::string tmp = cached + ".tmp." + std::to_string(getpid());
     command[o.out_index] = tmp;
-    int status = run(command);
-    if (status != 0) {
+    Outcome result = run(command, saved_out, saved_err);
+    if (result.status != 0) {
       unlink(tmp.c_str());
-      lit_tools::append_phase(o.log, "build",
-                              lit_tools::monotonic_seconds() - started,
-                              "failed", out);
-      return status;
+      replay(saved_out, stdout);
+      replay(saved_err, stderr);
+      if (result.replayable)
+        store_text(cached + ".failed", std::to_string(result.status) + "\n");
+      log("failed");
+      return result.status;
     }
     if (rename(tmp.c_str(), cached.c_str()) != 0)
       fail("cannot store " + cached + ": " + strerror(errno));
+    outcome = "compiled";
   }
   close(lock);
+  replay(saved_out, stdout);
+  replay(saved_err, stderr);
+  if (failure) {
+    log("cached");
+    return *failure;
+  }
   place(cached, out);
-  lit_tools::append_phase(
-      o.log, "build", lit_tools::monotonic_seconds() - started, outcome, out);
+  log(outcome);
   return 0;
 }
