@@ -1,0 +1,135 @@
+# lit configuration of xsdt-inspect's command-line tests.
+#
+# Parameters (lit --param NAME=VALUE; sdt/inspect/CMakeLists.txt passes
+# them, one ctest test per lit run):
+#   inspect   the xsdt-inspect binary under test
+#   arch      an arch of arches/<arch>/arch.cmake: the target that the
+#             tests' ELF inputs are compiled for
+#   llvm_bin  the directory holding FileCheck and count
+#   work_dir  where this run's Output directories go
+#
+# Layout: the suite runs once per arch. The inspector reads the ELF files of
+# every arch, and ctest inspect.<arch> runs per-arch/ with --param
+# arch=<arch>: those tests compile their inputs with that arch's gcc
+# (%cc-gcc) and clang (%cc-clang) at test time. A per-arch test is written
+# once and reads the same for every arch; it names an arch only where the
+# arch is its subject (the bytes of the patch NOP, the site and the specs
+# that sys/sdt.h emits, a jump's reach), as a FileCheck prefix
+# (--check-prefix=%arch) or a lit feature (REQUIRES: arch-riscv64).
+# The other way, per-arch substitutions (%cc-gcc-aarch64, ...) that every
+# test uses in turn, would write each RUN line four times, and a fifth arch
+# would be an edit of every test. Here a new arches/<arch>/arch.cmake brings
+# its own ctest inspect.<arch>, and each test whose expectations name arches
+# fails for it (FileCheck finds no check lines for its prefix) until someone
+# writes down what that arch must give.
+# The tests whose subject is not the arch (the command line, parse-arg,
+# listing, relocatable objects, damaged files, malformed SDT records) are in
+# arch-independent/ and run once (ctest inspect.arch-independent): their ELF
+# inputs must be compiled for some arch, and CMake picks the host's.
+#
+# Exit codes are exact: 0 ok, 1 violations, 2 usage errors or unreadable
+# input. A RUN line fails on any other status than 0, and %expect-exit CODE
+# (expect-exit.sh) demands CODE, so that a crash cannot pass for a failure.
+import glob
+import os
+import shutil
+import sys
+
+import lit.formats
+
+config.name = "xsdt-inspect"
+# lit's own shell: with -v, a failing test shows each command it ran with
+# its exit status and output.
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(os.path.abspath(__file__))
+repo = os.path.abspath(os.path.join(config.test_source_root, "..", "..", ".."))
+
+params = lit_config.params
+for required in ("inspect", "arch", "llvm_bin", "work_dir"):
+    if required not in params:
+        lit_config.fatal(f"missing --param {required}=...; "
+                         "ctest runs this suite (ctest -L inspect)")
+config.test_exec_root = params["work_dir"]
+os.makedirs(config.test_exec_root, exist_ok=True)
+
+# The arch's facts, read as ci/toolchains.py reads them (imported without
+# writing a ci/__pycache__ into the source tree).
+sys.path.insert(0, os.path.join(repo, "ci"))
+sys.dont_write_bytecode = True
+import toolchains  # noqa: E402
+
+arch = params["arch"]
+arch_file = os.path.join(repo, "arches", arch, "arch.cmake")
+if not os.path.exists(arch_file):
+    known = sorted(os.path.basename(os.path.dirname(p))
+                   for p in glob.glob(os.path.join(repo, "arches", "*", "arch.cmake")))
+    lit_config.fatal(f"unknown arch {arch!r}; arches/ has {', '.join(known)}")
+facts = toolchains.parse_arch(arch_file)
+triple = facts["triple"]
+# The arch that runs natively (no emulator) builds with the host's gcc.
+packages = " ".join((["gcc"] if not facts["emulator"] else []) + facts["packages"])
+
+# Every tool the tests run, found now: a missing one is an error that stops
+# the run (lit exits 2), never a test skipped or passed. The compilers come
+# from PATH, FileCheck and count from llvm_bin first.
+host_path = os.environ.get("PATH", os.defpath)
+llvm_path = os.pathsep.join([params["llvm_bin"], host_path])
+
+
+def require(names, package, path=host_path):
+    for name in names:
+        found = shutil.which(name, path=path)
+        if found:
+            return found
+    lit_config.error(f"{names[0]} not found on PATH: install {package}")
+    return names[0]
+
+
+inspect = params["inspect"]
+if not os.access(inspect, os.X_OK):
+    lit_config.error(f"xsdt-inspect {inspect!r} is not an executable; build it first")
+gcc = require([f"{triple}-gcc"], packages)
+clang = require(["clang", "clang-14"], f"clang ({packages} for the target's libraries)")
+objcopy = require([f"{triple}-objcopy"], packages)
+for tool in ("FileCheck", "count"):
+    require([tool], "llvm-14-tools (or pass --param llvm_bin=DIR)", llvm_path)
+
+# sys/sdt.h (systemtap-sdt-dev) is in the host's multiarch include
+# directory, which the cross compilers do not search, beside host headers
+# that must not shadow theirs: a private directory holds links to it alone.
+sys_sdt = next((d for d in ["/usr/include"] + sorted(glob.glob("/usr/include/*-linux-gnu*"))
+                if os.path.exists(os.path.join(d, "sys", "sdt.h"))), None)
+sys_sdt_include = os.path.join(config.test_exec_root, "sys-sdt-include")
+if sys_sdt is None:
+    lit_config.error("sys/sdt.h not found under /usr/include: install systemtap-sdt-dev")
+else:
+    os.makedirs(os.path.join(sys_sdt_include, "sys"), exist_ok=True)
+    for header in ("sdt.h", "sdt-config.h"):
+        target = os.path.join(sys_sdt, "sys", header)
+        link = os.path.join(sys_sdt_include, "sys", header)
+        if os.path.exists(target) and os.path.realpath(link) != os.path.realpath(target):
+            # A fresh link renamed over the old one: other runs may read it.
+            fresh = f"{link}.{os.getpid()}"
+            os.symlink(target, fresh)
+            os.replace(fresh, link)
+
+config.substitutions += [
+    ("%expect-exit", f"sh {config.test_source_root}/expect-exit.sh"),
+    ("%inspect", inspect),
+    ("%inputs", os.path.join(config.test_source_root, "Inputs")),
+    # The compilers of the run's arch, with the flags of the project's
+    # headers (<xsdt/usdt.h>, <xsdt/sdt.h>) and of the reference sys/sdt.h.
+    ("%cc-gcc", gcc),
+    ("%cc-clang", f"{clang} --target={triple}"),
+    ("%xsdt-cflags", f"-I{repo}/sdt/include -I{repo}/arches/{arch}/include"),
+    ("%sys-sdt-cflags", f"-I{sys_sdt_include}"),
+    ("%objcopy", objcopy),
+    ("%python", sys.executable),
+    ("%arch", arch),
+]
+config.available_features.add(f"arch-{arch}")
+
+# lit scrubs the environment: FileCheck and count come from llvm_bin.
+config.environment["PATH"] = llvm_path
