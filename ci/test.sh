@@ -7,4 +7,6 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${XSDT_BUILD_DIR:-$repo/build}
 bash "$repo/ci/build.sh"
 cd "$build"
-exec ctest --output-on-failure "$@"
+# Every core: the conformance tests each take them all (their PROCESSORS
+# property), the small tests run side by side.
+exec ctest --output-on-failure -j "$(nproc)" "$@"
