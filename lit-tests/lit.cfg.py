@@ -24,6 +24,10 @@ import lit.formats
 config.name = "xsdt"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".test"]
+# lit-tests/tools holds the suite's native tools and, in tools/tests, a lit
+# suite of their own (ctest lit-tools): lit would load it as a nested suite
+# of every cell.
+config.excludes = ["tools"]
 config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.dirname(config.test_source_root)
 tools_source = os.path.join(config.test_source_root, "tools")

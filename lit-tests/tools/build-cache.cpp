@@ -192,6 +192,10 @@ std::string compute_key(const Options &o) {
     }
   }
   for (const auto &root : o.deps) {
+    // A --deps directory that is not there would leave its headers out of
+    // the key, silently: a stale build would be reused after they change.
+    if (!fs::is_directory(root))
+      fail("--deps " + root + ": not a directory");
     std::vector<fs::path> files;
     std::error_code ec;
     for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end;

@@ -48,7 +48,13 @@ std::string hex(unsigned long long value) {
   return value == 0 ? "0x0" : text;
 }
 
+// Only called on is_hex() text; more than 64 bits is not an ELF address.
 unsigned long long parse_hex(const std::string &text) {
+  if (text.size() > 16 && text.find_first_not_of('0') < text.size() - 16) {
+    fprintf(stderr, "notes-table: hex value wider than 64 bits: '%s'\n",
+            text.c_str());
+    exit(2);
+  }
   return std::stoull(text, nullptr, 16);
 }
 
@@ -72,6 +78,10 @@ bool section_line(const std::string &line, std::string &out) {
     f.push_back(word);
   if (f.size() < 6 || !is_hex(f[2]) || !is_hex(f[3]) || !is_hex(f[4]))
     return false;
+  // A blank name (the null section [ 0]): the first word is the type and
+  // the second the address. Not a section of the program.
+  if (is_hex(f[1]))
+    return false;
   out = "section " + f[0] + " addr=" + hex(parse_hex(f[2])) +
         " size=" + hex(parse_hex(f[4]));
   return true;
@@ -80,13 +90,15 @@ bool section_line(const std::string &line, std::string &out) {
 // "Location: 0x..., Base: 0x..., Semaphore: 0x..."
 bool location(const std::string &text, std::string &pc, std::string &base,
               std::string &semaphore) {
-  unsigned long long a = 0, b = 0, c = 0;
-  if (sscanf(text.c_str(), "Location: %llx, Base: %llx, Semaphore: %llx", &a,
-             &b, &c) != 3)
+  char a[64], b[64], c[64];
+  if (sscanf(text.c_str(),
+             "Location: 0x%63[0-9a-fA-F], Base: 0x%63[0-9a-fA-F], "
+             "Semaphore: 0x%63[0-9a-fA-F]",
+             a, b, c) != 3)
     return false;
-  pc = hex(a);
-  base = hex(b);
-  semaphore = hex(c);
+  pc = hex(parse_hex(a));
+  base = hex(parse_hex(b));
+  semaphore = hex(parse_hex(c));
   return true;
 }
 
@@ -118,6 +130,13 @@ int count_specs(const std::string &args) {
   return n;
 }
 
+// A note that readelf printed but that cannot be read: the test would
+// otherwise check a table without it.
+[[noreturn]] void malformed(const std::string &what, const std::string &line) {
+  fprintf(stderr, "notes-table: %s: '%s'\n", what.c_str(), line.c_str());
+  exit(2);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -144,7 +163,7 @@ int main(int argc, char **argv) {
   int total = 0;
   std::string provider, name, pc, base, semaphore;
   bool have_provider = false, have_location = false;
-  std::string line;
+  std::string line, note_start;
   while (std::getline(std::cin, line)) {
     std::string section;
     if (section_line(line, section)) {
@@ -154,6 +173,10 @@ int main(int argc, char **argv) {
     std::string text = trim(line);
     size_t at = text.find("Provider:");
     if (at != std::string::npos) {
+      if (have_provider)
+        malformed("a stapsdt note without its Location and Arguments lines",
+                  note_start);
+      note_start = text;
       provider = trim(text.substr(at + 9));
       have_provider = true;
       have_location = false;
@@ -162,6 +185,8 @@ int main(int argc, char **argv) {
       name = trim(text.substr(5));
     } else if (text.rfind("Location:", 0) == 0) {
       have_location = location(text, pc, base, semaphore);
+      if (have_provider && !have_location)
+        malformed("a stapsdt note's Location line that cannot be read", text);
     } else if (have_provider && have_location &&
                text.rfind("Arguments:", 0) == 0) {
       std::string args = one_token_per_spec(trim(text.substr(10)));
@@ -178,6 +203,9 @@ int main(int argc, char **argv) {
       ++total;
     }
   }
+  if (have_provider)
+    malformed("a stapsdt note without its Location and Arguments lines",
+              note_start);
   for (const auto &[probe, notes] : per_probe)
     std::cout << "probe provider=" << probe.first << " name=" << probe.second
               << " notes=" << notes << "\n";

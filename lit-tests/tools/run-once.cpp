@@ -125,7 +125,7 @@ std::pair<Status, double> run(const std::vector<std::string> &command,
       dup2(err_fd, 2);
     execvp(argv[0], argv.data());
     fprintf(stderr, "run-once: cannot run %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
+    _exit(kToolFailure);
   }
   int wstatus = 0;
   while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
