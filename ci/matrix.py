@@ -551,8 +551,9 @@ def run_order(cells):
 def parallelism(cell_count, cores, parallel_cells=None, jobs=None):
     """(cells at a time, lit workers per cell). Cells are independent, so
     they go side by side first, one per core, and lit's workers take the
-    cores that are left; measured on the 2-core machine (docs/suite.md):
-    2 cells x 1 worker beat 1 x 2, 2 x 2 and 1 x 4 on the same 16 cells."""
+    cores that are left. Measured on the 2-core machine (docs/suite.md, 16
+    cells, twice): 2 cells x 1 worker and 1 x 4 tie, 1 x 2, 2 x 2 and 3 x 1
+    are 2-6 % slower."""
     if parallel_cells is None:
         parallel_cells = max(1, min(cores, cell_count))
     if jobs is None:
