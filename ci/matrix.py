@@ -146,23 +146,19 @@ def binary_identity(command):
 # targets or the benchmarks: editing those reruns no cell.
 CELL_SOURCES = ("lit-tests", "conformance/impls", "conformance/corpus", "conformance/oracle",
                 "sdt/include", "sdt/runtime/include", "sdt/runtime/src", "sdt/argspec")
-ARCH_INCLUDE = re.compile(r'#include "\.\./\.\./([^/"]+)/')
 
 
 def cell_sources(arch):
-    """CELL_SOURCES plus arches/<arch> and every other arch directory whose
-    files it includes (i386 uses x86_64's jump encoding): a change to one
-    backend reruns only the cells that read it."""
-    arch_dirs = [arch]
-    for name in arch_dirs:
-        for dirpath, _, files in os.walk(os.path.join(REPO, "arches", name)):
-            for file_name in files:
-                with open(os.path.join(dirpath, file_name), errors="replace") as f:
-                    for other in ARCH_INCLUDE.findall(f.read()):
-                        if other not in arch_dirs and os.path.isdir(
-                                os.path.join(REPO, "arches", other)):
-                            arch_dirs.append(other)
-    return list(CELL_SOURCES) + [os.path.join("arches", a) for a in arch_dirs]
+    """CELL_SOURCES plus arches/<arch> and the directories its arch.json
+    shares with other arches (arches/<share>): a change to one backend
+    reruns only the cells that read it. An arch without a readable arch.json
+    shares nothing (missing_tools reports it; its cells do not run)."""
+    try:
+        shares = toolchain_discovery.read_arch_json(
+            toolchain_discovery.arch_file(REPO, arch)).get("shares", [])
+    except ValueError:
+        shares = []
+    return list(CELL_SOURCES) + [os.path.join("arches", d) for d in [arch] + shares]
 
 
 def cell_cache_key(impl, toolchain, opt, link, args):
@@ -191,6 +187,12 @@ def missing_tools(impl, toolchain, args):
     """What this cell cannot run without: executables, files, headers."""
     if toolchain.get("broken"):
         return [f"{toolchain['cc']} ({toolchain['broken']})"]
+    # The arch's data file: lit reads its traits and expected bytes, and the
+    # cache key the directories it shares.
+    try:
+        toolchain_discovery.read_arch_json(toolchain_discovery.arch_file(REPO, toolchain["arch"]))
+    except ValueError as error:
+        return [f"arch {toolchain['arch']}: {error}"]
     needed = [toolchain["cc"], toolchain["cxx"], "readelf",
               os.path.join(args.llvm_bin, "FileCheck")]
     if toolchain["emulator"]:
@@ -376,7 +378,7 @@ def first_output_line(command, pattern=r"\d+\.\d+"):
 
 
 def version_number(line):
-    """"aarch64-linux-gnu-gcc-12 (Debian 12.2.0-14) 12.2.0" -> "12.2.0"."""
+    """"<triple>-gcc-12 (Debian 12.2.0-14) 12.2.0" -> "12.2.0"."""
     match = re.search(r"\b(\d+\.\d+(?:\.\d+)?)\b", line or "")
     return match.group(1) if match else None
 

@@ -228,7 +228,7 @@ def catalog_rows(document):
 
 
 def short_cell(key, implementation):
-    """"sys-sdt.aarch64.gcc-12.O2.pie" -> "aarch64.gcc-12.O2.pie"."""
+    """"sys-sdt.<arch>.gcc-12.O2.pie" -> "<arch>.gcc-12.O2.pie"."""
     prefix = implementation + "."
     return key[len(prefix):] if key.startswith(prefix) else key
 

@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
 """Finds the toolchains installed on this machine, for every arch of the repo.
 
-The hand-written toolchains/*.cmake files name one compiler version each
-(gcc-12, clang-14). Whoever installs clang-19 or a newer cross gcc should get
-it tested without writing eight more files, so this module looks at what is
-on PATH instead:
+The toolchain files (toolchains/gcc.cmake, toolchains/clang.cmake) build
+with the compiler version they are given; the conformance tests use gcc-12
+and clang-14. Whoever installs clang-19 or a newer cross gcc should get it
+tested without configuring anything, so this module looks at what is on
+PATH instead, by the same rules as those files:
 
-  * arches come from arches/<arch>/arch.cmake (XSDT_ARCH, XSDT_TRIPLE,
-    XSDT_EMULATOR, XSDT_ARCH_PACKAGES), so a new arch needs no change here;
+  * arches come from arches/<arch>/arch.json ("triple", "emulator",
+    "packages"), so a new arch needs no change here;
   * GCC is <triple>-gcc-N / <triple>-g++-N, and for the arch that runs
-    natively (no emulator) plain gcc-N / g++-N, as toolchains/gcc-12-x86_64
-    names it;
+    natively (no emulator) plain gcc-N / g++-N;
   * Clang is clang-N / clang++-N with --target=<triple>: one binary serves
     every arch, using Debian's GNU cross binutils and libraries (no
-    --sysroot; riscv64 links with GNU ld, not lld).
+    --sysroot; it links with GNU ld, not lld).
 
 A toolchain is only useful if it can build and run a program for the target,
 which a name on PATH does not prove (a clang without the target's libgcc, a
@@ -67,48 +67,62 @@ PROBE_SOURCES = {
 }
 PROBE_OUTPUT = {"c": "xsdt-toolchain-ok c", "c++": "xsdt-toolchain-ok c++"}
 
-# set(NAME values...) on one line; arch.cmake files keep to that form.
-CMAKE_SET = re.compile(r"^\s*set\(\s*(\w+)\b([^)]*)\)", re.MULTILINE)
-
 
 # ------------------------------------------------------------------ arches
 
-def parse_cmake_sets(text):
-    """{NAME: [values]} of every set(NAME values...) line; later ones win.
+def arch_file(repo, arch):
+    """The path of arches/<arch>/arch.json."""
+    return os.path.join(repo, "arches", arch, "arch.json")
 
-    A value list is split like CMake splits unquoted arguments; "" is an
-    empty list, which is how x86_64 says it needs no emulator.
+
+def read_arch_json(path):
+    """The whole arch.json at path, as a dict; ValueError says what is wrong.
+
+    The fields are listed in docs/porting.md.
     """
-    variables = {}
-    for match in CMAKE_SET.finditer(text):
-        values = shlex.split(match.group(2), comments=True)
-        variables[match.group(1)] = [v for v in values if v != ""]
-    return variables
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: not a JSON object")
+    if not isinstance(data.get("triple"), str) or not data["triple"]:
+        raise ValueError(f"{path}: no \"triple\"")
+    for key in ("emulator", "packages", "aliases", "shares", "traits", "emulated_traits"):
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ValueError(f"{path}: \"{key}\" must be a list of strings")
+    return data
 
 
 def parse_arch(path):
-    """An arch from its arch.cmake: {"arch", "triple", "emulator", "packages"}.
+    """An arch from its arch.json: {"arch", "triple", "emulator", "packages"}.
 
-    emulator is the command as one string ("" when the arch runs natively),
-    packages a list of Debian package names.
+    arch is the name of the file's directory, emulator the command as one
+    string ("" when the arch runs natively), packages a list of Debian
+    package names.
     """
-    with open(path, encoding="utf-8") as f:
-        variables = parse_cmake_sets(f.read())
-    for required in ("XSDT_ARCH", "XSDT_TRIPLE"):
-        if not variables.get(required):
-            raise ValueError(f"{path}: no set({required} ...)")
+    data = read_arch_json(path)
     return {
-        "arch": variables["XSDT_ARCH"][0],
-        "triple": variables["XSDT_TRIPLE"][0],
-        "emulator": " ".join(variables.get("XSDT_EMULATOR", [])),
-        "packages": variables.get("XSDT_ARCH_PACKAGES", []),
+        "arch": os.path.basename(os.path.dirname(os.path.abspath(path))),
+        "triple": data["triple"],
+        "emulator": " ".join(data.get("emulator", [])),
+        "packages": list(data.get("packages", [])),
     }
+
+
+def arch_names(repo):
+    """Every arch of repo/arches (a directory with an arch.json), sorted."""
+    return sorted(os.path.basename(os.path.dirname(path))
+                  for path in glob.glob(os.path.join(repo, "arches", "*", "arch.json")))
 
 
 def load_arches(repo):
     """Every arch under repo/arches, sorted by name."""
-    paths = sorted(glob.glob(os.path.join(repo, "arches", "*", "arch.cmake")))
-    return [parse_arch(path) for path in paths]
+    return [parse_arch(arch_file(repo, arch)) for arch in arch_names(repo)]
 
 
 # --------------------------------------------------------------- compilers
@@ -148,8 +162,9 @@ def unique(items):
 def gcc_toolchain(arch, version, commands):
     """gcc-N for arch, or None when that arch has no gcc-N on PATH.
 
-    Unlike clang, a gcc exists per target: a gcc-13 installed for aarch64
-    only is no gcc-13 toolchain for riscv64, so nothing is reported there.
+    Unlike clang, a gcc exists per target: a gcc-13 installed for one cross
+    target only is no gcc-13 toolchain for the others, so nothing is
+    reported there.
     """
     triple = arch["triple"]
     native = not arch["emulator"]
@@ -166,7 +181,7 @@ def gcc_toolchain(arch, version, commands):
 
 def cross_gxx_package(triple, version, commands):
     """The Debian package of <triple>-g++-N: g++-<triple> when N is Debian's
-    default (what the hand-written toolchain files name), else g++-N-<triple>."""
+    default (what toolchains/gcc.cmake names for gcc 12), else g++-N-<triple>."""
     unversioned = commands.get(f"{triple}-g++")
     if unversioned and os.path.basename(os.path.realpath(unversioned)) == \
             f"{triple}-g++-{version}":
@@ -426,11 +441,17 @@ def main(argv=None):
     parser.add_argument("--compiler", action="append",
                         help="compiler glob, e.g. 'clang-*' or gcc-12 (repeatable)")
     parser.add_argument("--json-dir", help="write <name>.json per toolchain there")
+    parser.add_argument("--list-arches", action="store_true",
+                        help="print the arches of arches/*/arch.json as a JSON list and exit "
+                        "(CI's job matrix)")
     parser.add_argument("--cache", help="directory for verification verdicts "
                         "(default: none, every toolchain is verified)")
     parser.add_argument("--repo", default=os.path.dirname(os.path.dirname(
         os.path.abspath(__file__))), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.list_arches:
+        print(json.dumps(arch_names(args.repo)))
+        return 0
     found = discover(args.repo, cache_dir=args.cache, compilers=args.compiler,
                      arches=args.arch)
     print_table(found)

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Installs every package the xsdt build and conformance suite need on Debian 12.
+# Installs every package the xsdt build and conformance suite need on Debian 12:
+# the base packages listed here, then the packages that every arch's
+# arches/<arch>/arch.json names (its cross libraries, binutils and emulator).
 # Idempotent: packages already present are skipped by apt; safe to run again.
 set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
 
-packages=(
+base=(
   # build system and host tools
   cmake make ninja-build pkg-config python3 python3-psutil
   libssl-dev # SHA-256 for the lit suite's build cache (lit-tests/tools)
@@ -14,10 +17,9 @@ packages=(
   # and gcc-12's cross libraries below, so no other package is needed.
   # All three are in bookworm main (clang-19 as 1:19.1.7-3~deb12u1).
   clang-15 clang-16 clang-19
-  # cross compilers (gcc-12): i386, aarch64, riscv64
-  g++-i686-linux-gnu g++-aarch64-linux-gnu g++-riscv64-linux-gnu
-  # emulation and ELF tooling
-  qemu-user binutils-multiarch libelf-dev
+  # ELF tooling (each arch's binutils, cross compiler and emulator come from
+  # its arch.json, below)
+  binutils-multiarch libelf-dev
   # test and benchmark libraries
   libgtest-dev libbenchmark-dev
   libclang-rt-14-dev # libFuzzer and the sanitizer runtimes (sdt/fuzz)
@@ -25,19 +27,49 @@ packages=(
   systemtap-sdt-dev
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
+updated=
+# install WHAT PACKAGE...: installs those of the packages that are not yet.
+install() {
+  local what=$1 missing=() p
+  shift
+  for p in "$@"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$p")
+    fi
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: all $# $what packages already installed"
+    return
   fi
-done
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  if [ -z "$updated" ]; then
+    apt-get update -q
+    updated=1
+  fi
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
 
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#packages[@]} packages already installed"
-  exit 0
-fi
+# The base first: it brings python3, which reads the arch files.
+install base "${base[@]}"
 
-echo "install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+arch_packages=$(python3 - "$repo" <<'PY'
+import glob, json, os, sys
+files = sorted(glob.glob(os.path.join(sys.argv[1], "arches", "*", "arch.json")))
+if not files:
+    sys.exit(f"install-deps: no arches/*/arch.json under {sys.argv[1]}")
+packages = []
+for path in files:
+    try:
+        with open(path) as f:
+            names = json.load(f).get("packages", [])
+    except (OSError, ValueError) as error:
+        sys.exit(f"install-deps: {path}: {error}")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        sys.exit(f"install-deps: {path}: \"packages\" must be a list of strings")
+    packages += [n for n in names if n not in packages]
+print(" ".join(packages))
+PY
+)
+read -r -a arch_list <<< "$arch_packages"
+install arch "${arch_list[@]}"

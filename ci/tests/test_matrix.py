@@ -1,5 +1,6 @@
 """ci/matrix.py: the cells a preset plans, the known-bug check, the cache key."""
 import argparse
+import json
 import os
 import tempfile
 import unittest
@@ -9,11 +10,11 @@ import matrix
 
 XSDT = {"name": "xsdt", "role": "subject", "features": [], "headers": {}, "known_bugs": []}
 SYS_SDT = {"name": "sys-sdt", "role": "reference", "features": [], "headers": {},
-           "known_bugs": ["catalog/riscv-clang-crash.test clang-14",
-                          "catalog/aarch64-lo12.test gcc-*"]}
+           "known_bugs": ["catalog/beta-clang-crash.test clang-14",
+                          "catalog/gamma-lo12.test gcc-*"]}
 
 
-def toolchain(compiler, arch="x86_64"):
+def toolchain(compiler, arch="alpha"):
     return {"name": f"{compiler}-{arch}", "compiler": compiler, "arch": arch,
             "triple": f"{arch}-linux-gnu", "cc": "cc", "cxx": "c++", "target_flag": "",
             "emulator": "", "packages": ""}
@@ -58,7 +59,7 @@ class Plan(unittest.TestCase):
                                  ("xsdt", "clang-14", "-Oz", "static")])
 
 
-def cell(impl, compiler, code, test="catalog/aarch64-lo12.test", arch="aarch64"):
+def cell(impl, compiler, code, test="catalog/gamma-lo12.test", arch="gamma"):
     return {"implementation": impl, "compiler": compiler, "arch": arch,
             "tests": [{"name": test, "code": code}]}
 
@@ -70,21 +71,21 @@ class KnownBugCheck(unittest.TestCase):
                  "xsdt.a.gcc-12.O2.pie": cell("xsdt", "gcc-12", "PASS")}
         catalog, problems = matrix.catalog_summary(cells, [XSDT, SYS_SDT])
         self.assertEqual(problems, [])
-        self.assertEqual(catalog["sys-sdt"]["catalog/aarch64-lo12.test"]["hit"],
+        self.assertEqual(catalog["sys-sdt"]["catalog/gamma-lo12.test"]["hit"],
                          ["sys-sdt.a.gcc-12.O2.pie"])
-        self.assertEqual(catalog["xsdt"]["catalog/aarch64-lo12.test"]["passed"],
+        self.assertEqual(catalog["xsdt"]["catalog/gamma-lo12.test"]["passed"],
                          ["xsdt.a.gcc-12.O2.pie"])
 
     def test_a_known_bug_that_no_cell_hits_fails_the_run(self):
         cells = {"sys-sdt.a.gcc-12.O2.pie": cell("sys-sdt", "gcc-12", "PASS")}
         _, problems = matrix.catalog_summary(cells, [SYS_SDT])
         self.assertEqual(len(problems), 1)
-        self.assertIn("known bug catalog/aarch64-lo12.test of sys-sdt not reproduced", problems[0])
+        self.assertIn("known bug catalog/gamma-lo12.test of sys-sdt not reproduced", problems[0])
 
     def test_only_matching_compilers_are_held_to_a_known_bug(self):
-        # clang-19 fixed the riscv crash: passing there is not a problem.
-        cells = {"k": cell("sys-sdt", "clang-19", "PASS", "catalog/riscv-clang-crash.test",
-                           "riscv64")}
+        # clang-19 fixed the crash: passing there is not a problem.
+        cells = {"k": cell("sys-sdt", "clang-19", "PASS", "catalog/beta-clang-crash.test",
+                           "beta")}
         self.assertEqual(matrix.catalog_summary(cells, [SYS_SDT])[1], [])
         cells["k"]["compiler"] = "clang-14"
         self.assertEqual(len(matrix.catalog_summary(cells, [SYS_SDT])[1]), 1)
@@ -149,24 +150,33 @@ class RunOrder(unittest.TestCase):
 
 
 class CellSources(unittest.TestCase):
-    def test_an_arch_that_includes_another_arch_reads_both(self):
+    def test_an_arch_reads_the_directories_it_shares(self):
         with tempfile.TemporaryDirectory() as repo:
-            for arch, text in (("first", '#include "../../second/runtime/jump.h"\n'),
-                               ("second", "int x;\n"), ("third", "")):
-                os.makedirs(os.path.join(repo, "arches", arch, "runtime"))
-                with open(os.path.join(repo, "arches", arch, "runtime", "f.h"), "w") as f:
-                    f.write(text)
+            for arch, shares in (("first", ["common"]), ("second", []), ("third", [])):
+                os.makedirs(os.path.join(repo, "arches", arch))
+                with open(os.path.join(repo, "arches", arch, "arch.json"), "w") as f:
+                    json.dump({"triple": f"{arch}-linux-gnu", "shares": shares}, f)
+            os.makedirs(os.path.join(repo, "arches", "common"))
             saved = matrix.REPO
             matrix.REPO = repo
             try:
                 first = matrix.cell_sources("first")
                 second = matrix.cell_sources("second")
+                unknown = matrix.cell_sources("nosuch")
             finally:
                 matrix.REPO = saved
-        self.assertEqual(first[-2:], ["arches/first", "arches/second"])
+        self.assertEqual(first[-2:], ["arches/first", "arches/common"])
         self.assertEqual(second[-1], "arches/second")
-        self.assertNotIn("arches/first", second)
+        self.assertNotIn("arches/common", second)
         self.assertFalse(any("third" in d for d in first + second))
+        self.assertEqual(unknown[-1], "arches/nosuch")
+
+    def test_a_missing_arch_json_makes_the_cell_missing(self):
+        args = argparse.Namespace(llvm_bin="/nonexistent", lit="/nonexistent",
+                                  inspect="/nonexistent", tools="/nonexistent")
+        missing = matrix.missing_tools(XSDT, toolchain("gcc-12", arch="nosuch"), args)
+        self.assertEqual(len(missing), 1)
+        self.assertRegex(missing[0], r"^arch nosuch: .*arches/nosuch/arch.json: cannot read")
 
 
 class Phases(unittest.TestCase):

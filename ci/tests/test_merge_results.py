@@ -12,9 +12,9 @@ from helpers import fixture_path, load_fixture, load_script, write_documents
 
 merge_results = load_script("merge-results.py", "merge_results")
 
-O2 = "x86_64.clang-14.O2.pie"
-O0 = "x86_64.clang-14.O0.pie"
-RISCV = "riscv64.clang-14.O2.pie"
+O2 = "alpha.clang-14.O2.pie"
+O0 = "alpha.clang-14.O0.pie"
+BETA_O2 = "beta.clang-14.O2.pie"
 
 
 def shard(keys, **top_level):
@@ -50,11 +50,11 @@ class MergeCase(unittest.TestCase):
 
 class Merging(MergeCase):
     def test_two_shards_make_the_whole_run(self):
-        x86 = shard({O2, O0}, wall_seconds=40.0, started_at="2026-11-22T03:05:00+00:00")
-        riscv = shard({RISCV}, wall_seconds=2.5, started_at="2026-11-22T03:00:00+00:00")
-        riscv["tools"]["compilers"] = {"clang-14-riscv64": "Debian clang version 14.0.6"}
-        x86["tools"]["compilers"] = {"clang-14-x86_64": "Debian clang version 14.0.6"}
-        code, output, merged = self.run_merge(x86, riscv)
+        first = shard({O2, O0}, wall_seconds=40.0, started_at="2026-11-22T03:05:00+00:00")
+        second = shard({BETA_O2}, wall_seconds=2.5, started_at="2026-11-22T03:00:00+00:00")
+        second["tools"]["compilers"] = {"clang-14-beta": "Debian clang version 14.0.6"}
+        first["tools"]["compilers"] = {"clang-14-alpha": "Debian clang version 14.0.6"}
+        code, output, merged = self.run_merge(first, second)
         self.assertEqual(code, 0, output)
         self.assertEqual(merged["cells"], load_fixture()["cells"])
         self.assertEqual(merged["schema"], 2)
@@ -63,8 +63,8 @@ class Merging(MergeCase):
         self.assertEqual(merged["started_at"], "2026-11-22T03:00:00+00:00")
         self.assertEqual(merged["source"], load_fixture()["source"])
         self.assertEqual(merged["tools"]["compilers"],
-                         {"clang-14-x86_64": "Debian clang version 14.0.6",
-                          "clang-14-riscv64": "Debian clang version 14.0.6"})
+                         {"clang-14-alpha": "Debian clang version 14.0.6",
+                          "clang-14-beta": "Debian clang version 14.0.6"})
         self.assertEqual(merged["tools"]["lit"], "lit 14.0.6dev")
         self.assertEqual([s["cells"] for s in merged["shards"]], [2, 1])
         # The fixture has a failed and a missing cell.
@@ -72,12 +72,12 @@ class Merging(MergeCase):
         self.assertIn("merged 2 results: 3 cells, 2 not ok", output)
 
     def test_report_is_written_beside_the_output(self):
-        code, output, _ = self.run_merge(shard({O2, O0}), shard({RISCV}))
+        code, output, _ = self.run_merge(shard({O2, O0}), shard({BETA_O2}))
         self.assertEqual(code, 0, output)
         with open(os.path.join(self.tmp, "merged", "report.md")) as f:
             report_md = f.read()
-        self.assertIn("| xsdt | riscv64 | clang-14 |", report_md)
-        self.assertIn("| xsdt | x86_64 | clang-14 (14.0.6) |", report_md)
+        self.assertIn("| xsdt | beta | clang-14 |", report_md)
+        self.assertIn("| xsdt | alpha | clang-14 (14.0.6) |", report_md)
         self.assertTrue(os.path.exists(os.path.join(self.tmp, "merged", "report.html")))
 
     def test_all_cells_ok_is_ok(self):
@@ -86,9 +86,9 @@ class Merging(MergeCase):
         self.assertTrue(merged["ok"])
 
     def test_the_same_shard_twice_is_kept_once(self):
-        code, output, merged = self.run_merge(shard({O2, O0}), shard({O2, O0}), shard({RISCV}))
+        code, output, merged = self.run_merge(shard({O2, O0}), shard({O2, O0}), shard({BETA_O2}))
         self.assertEqual(code, 0, output)
-        self.assertEqual(sorted(merged["cells"]), sorted([O2, O0, RISCV]))
+        self.assertEqual(sorted(merged["cells"]), sorted([O2, O0, BETA_O2]))
 
     def test_a_rerun_that_differs_only_in_timings_is_no_conflict(self):
         rerun = shard({O2})
@@ -134,7 +134,7 @@ class Merging(MergeCase):
         self.assertIn("both ran", output)
 
     def test_tool_versions_that_differ_are_all_listed(self):
-        other = shard({RISCV})
+        other = shard({BETA_O2})
         other["tools"]["lit"] = "lit 15.0.0"
         code, output, merged = self.run_merge(shard({O2}), other)
         self.assertEqual(code, 0, output)
@@ -148,7 +148,7 @@ class Refusals(MergeCase):
         code, output, merged = self.run_merge(shard({O2, O0}), conflicting)
         self.assertEqual(code, 2)
         self.assertIsNone(merged)
-        self.assertIn("merge-results: cell xsdt/x86_64/clang-14/-O2/pie is in both "
+        self.assertIn("merge-results: cell xsdt/alpha/clang-14/-O2/pie is in both "
                       f"{self.tmp}/shard0.json and {self.tmp}/shard1.json with different "
                       "results (.tests[0].code: \"PASS\" vs \"FAIL\")", output)
 
@@ -159,10 +159,10 @@ class Refusals(MergeCase):
         renamed["cells"]["xsdt." + O2] = cell
         code, output, _ = self.run_merge(shard({O2}), renamed)
         self.assertEqual(code, 2)
-        self.assertIn("cell xsdt/x86_64/clang-14/-O2/pie is in both", output)
+        self.assertIn("cell xsdt/alpha/clang-14/-O2/pie is in both", output)
 
     def test_commit_mismatch_is_exit_2(self):
-        other = shard({RISCV})
+        other = shard({BETA_O2})
         other["source"] = {"commit": "f" * 40, "dirty": False}
         code, output, merged = self.run_merge(shard({O2}), other)
         self.assertEqual(code, 2)
@@ -177,7 +177,7 @@ class Refusals(MergeCase):
         self.assertIn("schema 1 results.json", output)
 
     def test_differently_described_implementation_is_exit_2(self):
-        first, second = shard({O2}), shard({RISCV})
+        first, second = shard({O2}), shard({BETA_O2})
         first["implementations"] = {"xsdt": {"role": "subject", "known_bugs": []}}
         second["implementations"] = {"xsdt": {"role": "reference", "known_bugs": []}}
         code, output, _ = self.run_merge(first, second)
@@ -193,7 +193,7 @@ class KnownBugCatalog(MergeCase):
         implementations = {"sdt": {"role": "reference", "features": [], "package": "x",
                                    "known_bugs": ["catalog/bug.test clang-*"]}}
         documents = []
-        for arch, hit in (("x86_64", False), ("riscv64", hit_in_second)):
+        for arch, hit in (("alpha", False), ("beta", hit_in_second)):
             document = shard(set(), implementations=implementations)
             document["cells"] = {f"sdt.{arch}.clang-14.O2.pie": {
                 "implementation": "sdt", "role": "reference", "arch": arch,
@@ -208,7 +208,7 @@ class KnownBugCatalog(MergeCase):
         self.assertEqual(code, 0, output)
         self.assertEqual(merged["catalog_problems"], [])
         self.assertEqual(merged["catalog"]["sdt"]["catalog/bug.test"]["hit"],
-                         ["sdt.riscv64.clang-14.O2.pie"])
+                         ["sdt.beta.clang-14.O2.pie"])
         self.assertTrue(merged["ok"])
 
     def test_bug_hit_nowhere_is_a_problem(self):

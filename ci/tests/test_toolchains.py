@@ -1,13 +1,15 @@
-"""ci/toolchains.py: arch.cmake parsing, and discovery on a PATH of stub
-compilers (shell scripts that act like a compiler that works, fails to link,
-or is half installed), so that no real toolchain is needed."""
+"""ci/toolchains.py: reading arches/<arch>/arch.json, and discovery on a PATH
+of stub compilers (shell scripts that act like a compiler that works, fails
+to link, or is half installed) for fake arches, so that no real toolchain is
+needed; and discovery describes gcc-12 and clang-14 as the toolchain files
+(toolchains/<family>.cmake) do."""
 import contextlib
 import io
 import json
 import os
-import re
 import shutil
 import stat
+import subprocess
 import tempfile
 import textwrap
 import unittest
@@ -58,28 +60,29 @@ def write_executable(path, text):
     os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
 
 
-def write_arch(repo, arch, triple, emulator, packages):
+def write_arch(repo, arch, triple, emulator, packages, **more):
+    """arches/<arch>/arch.json of a fake repo, with the fields ci/toolchains.py
+    reads (and any others given)."""
     directory = os.path.join(repo, "arches", arch)
     os.makedirs(directory)
-    with open(os.path.join(directory, "arch.cmake"), "w") as f:
-        f.write(f"# Facts about {arch}.\nset(CMAKE_SYSTEM_NAME Linux)\n"
-                f"set(XSDT_ARCH {arch})\nset(XSDT_TRIPLE {triple})\n"
-                f"set(XSDT_EMULATOR {emulator})  # comment\n"
-                f"set(CMAKE_CROSSCOMPILING_EMULATOR ${{XSDT_EMULATOR}})\n"
-                f"set(XSDT_ARCH_PACKAGES {packages})\n")
+    data = {"aliases": [], "shares": [], "triple": triple, "emulator": emulator,
+            "packages": packages, **more}
+    with open(os.path.join(directory, "arch.json"), "w") as f:
+        json.dump(data, f, indent=2)
+    return os.path.join(directory, "arch.json")
 
 
 class FakeMachine(unittest.TestCase):
-    """A repo with a native x86_64 and an emulated "fake" arch, and a bin
+    """A repo with a native "host" and an emulated "fake" arch, and a bin
     directory that the tests fill with stub compilers."""
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="test-toolchains-")
         self.addCleanup(shutil.rmtree, self.tmp)
         self.repo = os.path.join(self.tmp, "repo")
-        write_arch(self.repo, "x86_64", "x86_64-linux-gnu", '""', "binutils-multiarch")
-        write_arch(self.repo, "fake", "fake-linux-gnu", "qemu-fake -L /usr/fake-linux-gnu",
-                   "g++-fake-linux-gnu qemu-user")
+        write_arch(self.repo, "host", "host-linux-gnu", [], ["binutils-multiarch"])
+        write_arch(self.repo, "fake", "fake-linux-gnu", ["qemu-fake", "-L", "/usr/fake-linux-gnu"],
+                   ["g++-fake-linux-gnu", "qemu-user"])
         self.bin = os.path.join(self.tmp, "bin")
         os.makedirs(self.bin)
         self.cache = os.path.join(self.tmp, "cache")
@@ -113,29 +116,61 @@ class FakeMachine(unittest.TestCase):
 
 
 class ArchFiles(unittest.TestCase):
-    def test_the_repos_arches(self):
-        arches = {a["arch"]: a for a in toolchains.load_arches(REPO)}
-        self.assertEqual(sorted(arches), ["aarch64", "i386", "riscv64", "x86_64"])
-        self.assertEqual(arches["i386"], {
-            "arch": "i386", "triple": "i686-linux-gnu",
-            "emulator": "qemu-i386 -L /usr/i686-linux-gnu",
-            "packages": ["g++-i686-linux-gnu", "qemu-user", "binutils-multiarch"]})
-        # set(XSDT_EMULATOR "")  # runs natively
-        self.assertEqual(arches["x86_64"]["emulator"], "")
+    def setUp(self):
+        self.repo = tempfile.mkdtemp(prefix="test-toolchains-arches-")
+        self.addCleanup(shutil.rmtree, self.repo)
 
-    def test_set_lines_split_like_cmake(self):
-        variables = toolchains.parse_cmake_sets(
-            'set(A one two)  # trailing comment\n  set( B "" )\nset(C "with space" x)\n'
-            '# set(D commented out)\nset(A three)\n')
-        self.assertEqual(variables, {"A": ["three"], "B": [], "C": ["with space", "x"]})
+    def test_arch_json_fields(self):
+        path = write_arch(self.repo, "emu", "emu-linux-gnu", ["qemu-emu", "-L", "/usr/emu-linux-gnu"],
+                          ["g++-emu-linux-gnu", "qemu-user"], traits=["some-trait"])
+        self.assertEqual(toolchains.parse_arch(path), {
+            "arch": "emu", "triple": "emu-linux-gnu",
+            "emulator": "qemu-emu -L /usr/emu-linux-gnu",
+            "packages": ["g++-emu-linux-gnu", "qemu-user"]})
+
+    def test_no_emulator_means_native(self):
+        path = write_arch(self.repo, "host", "host-linux-gnu", [], ["binutils-multiarch"])
+        self.assertEqual(toolchains.parse_arch(path)["emulator"], "")
+
+    def test_arches_are_the_directories_with_an_arch_json_sorted(self):
+        write_arch(self.repo, "zeta", "zeta-linux-gnu", [], [])
+        write_arch(self.repo, "eta", "eta-linux-gnu", ["qemu-eta"], [])
+        os.makedirs(os.path.join(self.repo, "arches", "shared"))  # no arch.json
+        self.assertEqual(toolchains.arch_names(self.repo), ["eta", "zeta"])
+        self.assertEqual([a["arch"] for a in toolchains.load_arches(self.repo)], ["eta", "zeta"])
 
     def test_arch_file_without_triple_is_an_error(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "arch.cmake")
-            with open(path, "w") as f:
-                f.write("set(XSDT_ARCH mips)\n")
-            with self.assertRaisesRegex(ValueError, r"arch.cmake: no set\(XSDT_TRIPLE"):
-                toolchains.parse_arch(path)
+        path = write_arch(self.repo, "mips", "", [], [])
+        with self.assertRaisesRegex(ValueError, r"arch.json: no \"triple\""):
+            toolchains.parse_arch(path)
+
+    def test_emulator_must_be_a_list(self):
+        path = write_arch(self.repo, "emu", "emu-linux-gnu", "qemu-emu -L /usr/emu", [])
+        with self.assertRaisesRegex(ValueError, r"\"emulator\" must be a list of strings"):
+            toolchains.parse_arch(path)
+
+    def test_damaged_or_missing_file_is_an_error(self):
+        path = write_arch(self.repo, "emu", "emu-linux-gnu", [], [])
+        with open(path, "w") as f:
+            f.write("{ not json")
+        with self.assertRaisesRegex(ValueError, r"arch.json: not JSON"):
+            toolchains.parse_arch(path)
+        with self.assertRaisesRegex(ValueError, r"cannot read"):
+            toolchains.parse_arch(toolchains.arch_file(self.repo, "nosuch"))
+
+    def test_list_arches_cli(self):
+        write_arch(self.repo, "eta", "eta-linux-gnu", [], [])
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(toolchains.main(["--repo", self.repo, "--list-arches"]), 0)
+        self.assertEqual(json.loads(out.getvalue()), ["eta"])
+
+    def test_every_arch_of_the_repo_reads(self):
+        names = toolchains.arch_names(REPO)
+        self.assertTrue(names, "no arches/*/arch.json")
+        for arch in toolchains.load_arches(REPO):
+            with self.subTest(arch["arch"]):
+                self.assertTrue(arch["triple"])
 
 
 class Discovery(FakeMachine):
@@ -143,7 +178,7 @@ class Discovery(FakeMachine):
         self.add_clang(50)
         self.add_emulator()
         found = self.discover()
-        self.assertEqual(sorted(found), ["clang-50-fake", "clang-50-x86_64"])
+        self.assertEqual(sorted(found), ["clang-50-fake", "clang-50-host"])
         fake = found["clang-50-fake"]
         self.assertIsNone(fake["broken"])
         self.assertEqual(fake["version"], "Stub compiler version 50.1.0 (clang-50)")
@@ -153,7 +188,7 @@ class Discovery(FakeMachine):
             "target_flag": "--target=fake-linux-gnu",
             "emulator": "qemu-fake -L /usr/fake-linux-gnu",
             "packages": "g++-fake-linux-gnu qemu-user clang-50"})
-        self.assertEqual(found["clang-50-x86_64"]["packages"], "binutils-multiarch clang-50")
+        self.assertEqual(found["clang-50-host"]["packages"], "binutils-multiarch clang-50")
         with open(self.log) as f:
             self.assertRegex(f.read(), r"clang\+\+-50 --target=fake-linux-gnu hello.cpp -o ")
 
@@ -161,7 +196,7 @@ class Discovery(FakeMachine):
         self.add_clang(51, fail_cxx=True)
         self.add_emulator()
         found = self.discover()
-        self.assertEqual(sorted(found), ["clang-51-fake", "clang-51-x86_64"])
+        self.assertEqual(sorted(found), ["clang-51-fake", "clang-51-host"])
         for toolchain in found.values():
             self.assertEqual(toolchain["broken"], "clang++-51: /usr/bin/ld: cannot find "
                              "-lstdc++: No such file or directory")
@@ -169,7 +204,7 @@ class Discovery(FakeMachine):
     def test_missing_emulator_is_a_reason(self):
         self.add_clang(50)
         found = self.discover()
-        self.assertIsNone(found["clang-50-x86_64"]["broken"])
+        self.assertIsNone(found["clang-50-host"]["broken"])
         self.assertRegex(found["clang-50-fake"]["broken"],
                          r"^emulator qemu-fake not found on PATH \(install .*qemu-user")
 
@@ -187,7 +222,7 @@ class Discovery(FakeMachine):
         self.add_compiler("fake-linux-gnu-gcc-8")  # its g++ is not installed
         self.add_emulator()
         found = self.discover()
-        # No x86_64 gcc-8 or gcc-9 on this PATH: nothing to report there.
+        # No host gcc-8 or gcc-9 on this PATH: nothing to report there.
         self.assertEqual(sorted(found), ["gcc-8-fake", "gcc-9-fake"])
         gcc9 = found["gcc-9-fake"]
         self.assertIsNone(gcc9["broken"])
@@ -207,9 +242,9 @@ class Discovery(FakeMachine):
                          "g++-fake-linux-gnu qemu-user")
 
     def test_native_gcc_is_plain_gcc_n(self):
-        for name in ("gcc-9", "g++-9", "x86_64-linux-gnu-gcc-9", "x86_64-linux-gnu-g++-9"):
+        for name in ("gcc-9", "g++-9", "host-linux-gnu-gcc-9", "host-linux-gnu-g++-9"):
             self.add_compiler(name)
-        toolchain = self.discover()["gcc-9-x86_64"]
+        toolchain = self.discover()["gcc-9-host"]
         self.assertEqual((toolchain["cc"], toolchain["cxx"], toolchain["packages"]),
                          ("gcc-9", "g++-9", "binutils-multiarch g++-9"))
 
@@ -219,16 +254,16 @@ class Discovery(FakeMachine):
         self.add_compiler("gcc-9")
         self.add_compiler("g++-9")
         self.add_emulator()
-        self.assertEqual(sorted(self.discover(compilers="clang-*", arches=["x86*"])),
-                         ["clang-50-x86_64", "clang-51-x86_64"])
+        self.assertEqual(sorted(self.discover(compilers="clang-*", arches=["ho*"])),
+                         ["clang-50-host", "clang-51-host"])
         self.assertEqual(sorted(self.discover(compilers=["gcc-9", "clang-51"])),
-                         ["clang-51-fake", "clang-51-x86_64", "gcc-9-x86_64"])
+                         ["clang-51-fake", "clang-51-host", "gcc-9-host"])
         self.assertEqual(self.discover(arches="mips"), {})
 
     def test_other_clang_tools_are_not_compilers(self):
         self.add_compiler("clang-tidy-50")
         self.add_compiler("clang-cpp-50")
-        self.add_compiler("x86_64-linux-gnu-gcc-ar-9")
+        self.add_compiler("host-linux-gnu-gcc-ar-9")
         self.assertEqual(self.discover(), {})
 
 
@@ -266,13 +301,13 @@ class Cache(FakeMachine):
         calls = self.calls()
         self.assertEqual(self.discover(), first)
         self.assertEqual(self.calls(), calls)
-        self.assertTrue(first["clang-51-x86_64"]["broken"])
+        self.assertTrue(first["clang-51-host"]["broken"])
 
     def test_no_cache_dir_means_no_cache(self):
         self.add_clang(50)
-        toolchains.discover(self.repo, search_path=self.bin, arches="x86_64")
+        toolchains.discover(self.repo, search_path=self.bin, arches="host")
         calls = self.calls()
-        toolchains.discover(self.repo, search_path=self.bin, arches="x86_64")
+        toolchains.discover(self.repo, search_path=self.bin, arches="host")
         self.assertEqual(self.calls(), 2 * calls)
         self.assertFalse(os.path.exists(self.cache))
 
@@ -287,12 +322,12 @@ class Output(FakeMachine):
         paths = toolchains.write_json(found, out_dir)
         self.assertEqual([os.path.basename(p) for p in paths],
                          [t["name"] + ".json" for t in found])
-        with open(os.path.join(out_dir, "clang-50-x86_64.json")) as f:
+        with open(os.path.join(out_dir, "clang-50-host.json")) as f:
             text = f.read()
         self.assertEqual(list(json.loads(text)), list(toolchains.CELL_KEYS))
-        self.assertTrue(text.startswith('{\n  "name": "clang-50-x86_64",\n') and
+        self.assertTrue(text.startswith('{\n  "name": "clang-50-host",\n') and
                         text.endswith("}\n"), text)
-        with open(os.path.join(out_dir, "clang-51-x86_64.json")) as f:
+        with open(os.path.join(out_dir, "clang-51-host.json")) as f:
             self.assertIn("cannot find -lstdc++", json.load(f)["broken"])
 
     def test_cli_prints_a_table_and_exits_0_with_broken_toolchains(self):
@@ -302,52 +337,71 @@ class Output(FakeMachine):
         json_dir = os.path.join(self.tmp, "cells")
         with mock.patch.dict(os.environ, {"PATH": self.bin + os.pathsep + os.environ["PATH"]}):
             with contextlib.redirect_stdout(out):
-                code = toolchains.main(["--repo", self.repo, "--arch", "x86_64",
+                code = toolchains.main(["--repo", self.repo, "--arch", "host",
                                         "--compiler", "clang-5[01]",
                                         "--json-dir", json_dir, "--cache", self.cache])
         self.assertEqual(code, 0)
         output = out.getvalue()
-        self.assertRegex(output, r"clang-50-x86_64 +Stub compiler version 50\.1\.0 "
+        self.assertRegex(output, r"clang-50-host +Stub compiler version 50\.1\.0 "
                                  r"\(clang-50\) +ok\n")
-        self.assertRegex(output, r"clang-51-x86_64 .* BROKEN: clang\+\+-51: /usr/bin/ld: "
+        self.assertRegex(output, r"clang-51-host .* BROKEN: clang\+\+-51: /usr/bin/ld: "
                                  r"cannot find -lstdc\+\+")
         self.assertIn("2 toolchains, 1 ok, 1 broken", output)
         self.assertEqual(sorted(os.listdir(json_dir)),
-                         ["clang-50-x86_64.json", "clang-51-x86_64.json"])
+                         ["clang-50-host.json", "clang-51-host.json"])
 
 
-def cmake_toolchain_file(path):
-    """What conformance/CMakeLists.txt writes for a toolchains/*.cmake file:
-    its include()d arch.cmake, then its own set()s, ${XSDT_TRIPLE} expanded."""
-    with open(path) as f:
-        text = f.read()
-    arch_name = re.search(r"arches/(\w+)/arch\.cmake", text).group(1)
-    arch = toolchains.parse_arch(os.path.join(REPO, "arches", arch_name, "arch.cmake"))
-    variables = toolchains.parse_cmake_sets(text.replace("${XSDT_TRIPLE}", arch["triple"]))
-    target = variables.get("CMAKE_C_COMPILER_TARGET")
-    return {
-        "name": os.path.splitext(os.path.basename(path))[0],
-        "arch": arch["arch"], "triple": arch["triple"],
-        "compiler": variables["XSDT_COMPILER"][0],
-        "cc": variables["CMAKE_C_COMPILER"][0], "cxx": variables["CMAKE_CXX_COMPILER"][0],
-        "target_flag": f"--target={target[0]}" if target else "",
-        "emulator": arch["emulator"],
-        "packages": " ".join(toolchains.unique(arch["packages"]
-                                               + variables["XSDT_COMPILER_PACKAGES"])),
-    }
+# Prints, as JSON, the cell that toolchains/<family>.cmake describes for
+# XSDT_ARCH, as conformance/CMakeLists.txt writes it (cmake -P: the toolchain
+# file read as a script, no project configured).
+DESCRIBE_TOOLCHAIN = """\
+include(${TOOLCHAIN_FILE})
+set(target_flag "")
+if(CMAKE_C_COMPILER_TARGET)
+  set(target_flag "--target=${CMAKE_C_COMPILER_TARGET}")
+endif()
+list(JOIN XSDT_EMULATOR " " emulator)
+set(packages ${XSDT_ARCH_PACKAGES} ${XSDT_COMPILER_PACKAGES})
+list(REMOVE_DUPLICATES packages)
+list(JOIN packages " " packages)
+message("{\\"name\\": \\"${XSDT_COMPILER}-${XSDT_ARCH}\\", \\"arch\\": \\"${XSDT_ARCH}\\", \\
+\\"triple\\": \\"${XSDT_TRIPLE}\\", \\"compiler\\": \\"${XSDT_COMPILER}\\", \\
+\\"cc\\": \\"${CMAKE_C_COMPILER}\\", \\"cxx\\": \\"${CMAKE_CXX_COMPILER}\\", \\
+\\"target_flag\\": \\"${target_flag}\\", \\"emulator\\": \\"${emulator}\\", \\
+\\"packages\\": \\"${packages}\\"}")
+"""
 
 
-class SameAsHandWrittenToolchainFiles(unittest.TestCase):
-    """Discovery describes gcc-12 and clang-14 exactly as the toolchains/*.cmake
-    files do, so its JSON can replace the CMake-written build/cells/*.json."""
+def cmake_toolchain_cell(family, version, arch, script):
+    """The cell of toolchains/<family>.cmake -DXSDT_ARCH=arch at version."""
+    command = ["cmake", f"-DTOOLCHAIN_FILE={os.path.join(REPO, 'toolchains', family + '.cmake')}",
+               f"-DXSDT_ARCH={arch}", f"-DXSDT_{family.upper()}_VERSION={version}",
+               "-P", script]
+    proc = subprocess.run(command, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise AssertionError(f"{' '.join(command)} failed:\n{proc.stderr}")
+    return json.loads(proc.stderr)
+
+
+class SameAsTheToolchainFiles(unittest.TestCase):
+    """Discovery describes gcc-12 and clang-14 exactly as the toolchain files
+    do for every arch, so its JSON can replace the CMake-written
+    build/cells/*.json."""
 
     def test_discovered_descriptions_match_the_cmake_files(self):
-        expected = {}
-        for name in sorted(os.listdir(os.path.join(REPO, "toolchains"))):
-            if name.endswith(".cmake"):
-                description = cmake_toolchain_file(os.path.join(REPO, "toolchains", name))
-                if shutil.which(description["cc"]):
-                    expected[description["name"]] = description
+        if not shutil.which("cmake"):
+            self.skipTest("cmake is not installed")
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "describe.cmake")
+            with open(script, "w") as f:
+                f.write(DESCRIBE_TOOLCHAIN)
+            expected = {}
+            for arch in toolchains.arch_names(REPO):
+                for family, version in (("gcc", 12), ("clang", 14)):
+                    description = cmake_toolchain_cell(family, version, arch, script)
+                    self.assertEqual(list(description), list(toolchains.CELL_KEYS))
+                    if shutil.which(description["cc"]):
+                        expected[description["name"]] = description
         if not expected:
             self.skipTest("neither gcc-12 nor clang-14 is installed")
         found = toolchains.discover(REPO, compilers=["gcc-12", "clang-14"],
@@ -356,6 +410,21 @@ class SameAsHandWrittenToolchainFiles(unittest.TestCase):
         for name, description in expected.items():
             with self.subTest(name):
                 self.assertEqual(discovered.get(name), description)
+
+    def test_toolchain_file_without_an_arch_is_an_error(self):
+        if not shutil.which("cmake"):
+            self.skipTest("cmake is not installed")
+        for family in ("gcc", "clang"):
+            proc = subprocess.run(["cmake", "-P", os.path.join(REPO, "toolchains",
+                                                               family + ".cmake")],
+                                  capture_output=True, text=True)
+            self.assertNotEqual(proc.returncode, 0)
+            self.assertIn("needs -DXSDT_ARCH=<arch>", proc.stderr)
+            proc = subprocess.run(["cmake", "-DXSDT_ARCH=nosuch", "-P",
+                                   os.path.join(REPO, "toolchains", family + ".cmake")],
+                                  capture_output=True, text=True)
+            self.assertNotEqual(proc.returncode, 0)
+            self.assertIn("no arches/nosuch/arch.json", proc.stderr)
 
 
 if __name__ == "__main__":

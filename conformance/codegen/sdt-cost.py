@@ -13,7 +13,7 @@ Counting only the hot path, and not the function's size, is what the
 goal "a disabled probe costs the NOP only" is about; counting it on linked
 objects, not on assembler output, includes what the compiler does to the
 prologue and epilogue (callee-saved registers, frame set-up) because of the
-out-of-line call, and the riscv alignment padding left after relaxation.
+out-of-line call, and the alignment padding left after relaxation.
 
 Prints a Markdown table of instructions added per function and, below it,
 what they are. With --check it exits 1 when:
@@ -24,13 +24,17 @@ what they are. With --check it exits 1 when:
   * expensive() or xsdt_sdt_fire is called on a hot path, or a mutant
     build that evaluates the arguments before the site (XSDT_COST_MUTANT in
     sdt-cost.c) is not caught by that check;
-  * a "nonleaf" function adds more than the NOP plus, on riscv64, the one
-    2-byte c.nop that `.balign 4` may need before the site (RVC code is
-    2-byte aligned; a 4-byte patch slot must not start in the middle of a
-    4-byte word), plus, on x86-64 and i386 only, the arch's known excess
-    (KNOWN_EXCESS below: what gcc 12 and clang 14 are measured to add there
-    because xsdt_sdt_fire takes stack arguments). --strict drops the known
-    excess: it checks the goal, the NOP only, and fails today on x86.
+  * a "nonleaf" function adds more than the NOP plus, on an arch with the
+    trait sites-aligned-4, the one 2-byte c.nop that `.balign 4` may need
+    before the site (RVC code is 2-byte aligned; a 4-byte patch slot must
+    not start in the middle of a 4-byte word), plus the arch's known excess
+    (arch.json "codegen.sdt_known_excess": what gcc 12 and clang 14 are
+    measured to add there, where xsdt_sdt_fire takes stack arguments; see
+    the comment below). --strict drops the known excess: it checks the goal,
+    the NOP only, and fails today on the arches that have one.
+How each arch's disassembly is read (the instruction prefixes objdump
+prints as words of their own, the mnemonics that return, jump, call or
+branch) is its arch.json's "codegen" too.
 Leaf functions are reported, not bounded: the out-of-line call makes them
 callers, and saving the registers that must survive it lands in their
 prologue on every arch (see docs/jump-sites.md).
@@ -39,6 +43,7 @@ conditional branch on it: the functions are meant to be straight-line).
 """
 import argparse
 import collections
+import fnmatch
 import glob
 import json
 import os
@@ -65,19 +70,53 @@ FUNCTIONS = [
 COLD_CALLEES = ("expensive",) + tuple(f"xsdt_sdt_fire{n}" for n in range(8))
 
 # Instructions beyond the NOP that non-leaf functions are measured to gain
-# on x86 (gcc 12, clang 14, -O2), allowed so that the check guards against
-# regressions there without pretending the goal is met. The cause is the
-# out-of-line call's stack arguments: a site calls xsdt_sdt_fire<n> with the
-# probe and its n arguments, so a 6- or 7-argument probe puts 1-2 of them on
-# the stack on x86-64 (6 argument registers), and i386 passes all on it. clang then reserves an outgoing-argument area in the prologue
-# (sub/add of %rsp) or switches the function from a reserved call frame to
-# push/sub/add around every call (i386), and gcc must settle deferred
-# argument pops before the asm goto (its two edges need one stack depth).
-# clang on x86-64 also saves one more callee-saved register when the block
-# makes a call of its own (the expensive argument). aarch64 and riscv64 pass
-# all 8 in registers and need none of it.
-# Lower these when the header improves; never raise them without a reason.
-KNOWN_EXCESS = {"x86_64": 4, "i386": 6}
+# (gcc 12, clang 14, -O2) are each arch's "codegen.sdt_known_excess",
+# allowed so that the check guards against regressions there without
+# pretending the goal is met. On x86 the cause is the out-of-line call's
+# stack arguments: a site calls xsdt_sdt_fire<n> with the probe and its n
+# arguments, so a 6- or 7-argument probe puts 1-2 of them on the stack on
+# x86-64 (6 argument registers), and i386 passes all on it. clang then
+# reserves an outgoing-argument area in the prologue (sub/add of %rsp) or
+# switches the function from a reserved call frame to push/sub/add around
+# every call (i386), and gcc must settle deferred argument pops before the
+# asm goto (its two edges need one stack depth). clang on x86-64 also saves
+# one more callee-saved register when the block makes a call of its own
+# (the expensive argument). aarch64 and riscv64 pass all 8 in registers and
+# need none of it. Lower these when the header improves; never raise them
+# without a reason.
+
+
+class ArchCodegen:
+    """What arches/<arch>/arch.json says about reading the arch's code:
+    "traits", and in "codegen" the instruction prefixes objdump prints as
+    words of their own, the mnemonic globs of each branch kind (ret, jump,
+    call, cond; the first kind that matches wins) and the known excess."""
+
+    KINDS = ("ret", "jump", "call", "cond")
+
+    def __init__(self, arch):
+        path = os.path.join(REPO, "arches", arch, "arch.json")
+        try:
+            with open(path) as f:
+                data = json.load(f)
+            codegen = data["codegen"]
+            self.traits = set(data.get("traits", []))
+            self.prefixes = set(codegen.get("prefixes", []))
+            self.branches = [(kind, list(codegen["branches"].get(kind, [])))
+                             for kind in self.KINDS]
+            self.known_excess = int(codegen.get("sdt_known_excess", 0))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            raise SystemExit(f"sdt-cost: {path}: no usable \"codegen\" "
+                             f"(docs/porting.md): {error!r}")
+        # The site's .balign 4 may leave a 2-byte c.nop before it.
+        self.padded_sites = "sites-aligned-4" in self.traits
+
+    def classify(self, mnemonic):
+        """One of: ret, jump, call, cond, other."""
+        for kind, patterns in self.branches:
+            if any(fnmatch.fnmatchcase(mnemonic, p) for p in patterns):
+                return kind
+        return "other"
 
 
 class PathError(Exception):
@@ -143,13 +182,7 @@ def site_records(path):
 
 # ---- Disassembly and the hot path -------------------------------------------
 
-X86_PREFIXES = {"cs", "ds", "es", "ss", "bnd", "notrack", "rep", "repz", "repnz",
-                "data16", "addr32", "lock"}
-RISCV_BRANCHES = {"beq", "bne", "blt", "bge", "bltu", "bgeu", "beqz", "bnez", "blez",
-                  "bgez", "bltz", "bgtz", "bgt", "ble", "bgtu", "bleu"}
-
-
-def disassemble(objdump, path):
+def disassemble(arch, objdump, path):
     """addr -> (mnemonic, operands, size); size from the next address."""
     out = subprocess.run([objdump, "-d", "--no-show-raw-insn", path],
                          capture_output=True, text=True, check=True).stdout
@@ -161,43 +194,11 @@ def disassemble(objdump, path):
     insns = {}
     for i, (addr, mnemonic, operands) in enumerate(rows):
         words = [mnemonic] + operands.split()
-        while len(words) > 1 and words[0] in X86_PREFIXES:
+        while len(words) > 1 and words[0] in arch.prefixes:
             words = words[1:]
         size = rows[i + 1][0] - addr if i + 1 < len(rows) else 4
         insns[addr] = (words[0], " ".join(words[1:]), size)
     return insns
-
-
-def classify(arch, mnemonic, operands):
-    """One of: ret, jump, call, cond, other."""
-    if arch in ("x86_64", "i386"):
-        if mnemonic.startswith("ret") or mnemonic in ("ud2", "hlt"):
-            return "ret"
-        if mnemonic in ("jmp", "jmpq", "jmpl"):
-            return "jump"
-        if mnemonic.startswith("call"):
-            return "call"
-        if mnemonic.startswith("j") or mnemonic.startswith("loop"):
-            return "cond"
-    elif arch == "aarch64":
-        if mnemonic in ("ret", "br", "udf", "brk"):
-            return "ret"
-        if mnemonic == "b":
-            return "jump"
-        if mnemonic in ("bl", "blr"):
-            return "call"
-        if mnemonic.startswith("b.") or mnemonic in ("cbz", "cbnz", "tbz", "tbnz"):
-            return "cond"
-    elif arch == "riscv64":
-        if mnemonic in ("ret", "jr", "ebreak", "unimp", "c.ebreak"):
-            return "ret"
-        if mnemonic == "j":
-            return "jump"
-        if mnemonic in ("jal", "jalr", "call"):
-            return "call"
-        if mnemonic in RISCV_BRANCHES:
-            return "cond"
-    return "other"
 
 
 def target_of(operands):
@@ -217,7 +218,7 @@ def hot_path(arch, insns, start, size):
             raise PathError(f"no instruction at {pc:#x}")
         seen.add(pc)
         mnemonic, operands, insn_size = insns[pc]
-        kind = classify(arch, mnemonic, operands)
+        kind = arch.classify(mnemonic)
         path.append((pc, mnemonic, operands, insn_size, kind))
         if kind == "ret":
             return path
@@ -241,7 +242,7 @@ def cold_calls(arch, insns, target):
         if pc not in insns:
             break
         mnemonic, operands, insn_size = insns[pc]
-        kind = classify(arch, mnemonic, operands)
+        kind = arch.classify(mnemonic)
         if kind == "call":
             _, callee = target_of(operands)
             if callee:
@@ -260,8 +261,8 @@ EXTRA_INCLUDES = []
 def build(toolchain, arch, probes, opt, out, mutant=False):
     command = [toolchain["cc"]] + ([toolchain["target_flag"]] if toolchain["target_flag"] else [])
     command += [f"-I{d}" for d in EXTRA_INCLUDES]
-    # Linked: riscv objects carry worst-case .balign padding that only
-    # linker relaxation shrinks to what the hot path really runs.
+    # Linked: objects may carry worst-case .balign padding that only linker
+    # relaxation shrinks to what the hot path really runs.
     command += [opt, "-fPIC", "-shared", "-nostdlib", "-Wall", "-Wextra", "-Werror",
                 f"-I{REPO}/sdt/include", f"-I{REPO}/arches/{arch}/include"]
     command += (["-DXSDT_COST_PROBES"] if probes else [])
@@ -275,15 +276,15 @@ def is_nop(mnemonic):
 
 def measure(toolchain, objdump, tmp, opt, mutant=False):
     """Per function: dict with counts, the site check and the diff."""
-    arch = toolchain["arch"]
+    arch = ArchCodegen(toolchain["arch"])
     paths, sites = {}, []
     for probes in (False, True):
         so = os.path.join(tmp, f"{toolchain['name']}-{int(probes)}.so")
-        result = build(toolchain, arch, probes, opt, so, mutant)
+        result = build(toolchain, toolchain["arch"], probes, opt, so, mutant)
         if result.returncode:
             raise PathError("build failed:\n" + result.stderr)
         _, functions, _ = read_elf(so)
-        insns = disassemble(objdump, so)
+        insns = disassemble(arch, objdump, so)
         if probes:
             sites = site_records(so)
             insns_probed = insns
@@ -308,7 +309,7 @@ def measure(toolchain, objdump, tmp, opt, mutant=False):
                 problems.append(f"site {site:#x} is not on the hot path")
             if target in addrs:
                 problems.append(f"out-of-line block {target:#x} is on the hot path")
-            # The riscv `.balign 4` before the site: a 2-byte c.nop that ends
+            # The `.balign 4` before the site: a 2-byte c.nop that ends
             # exactly at the site (what relaxation leaves of the padding).
             for addr, mnemonic, _, insn_size, _ in probed:
                 if addr + insn_size == site and insn_size == 2 and is_nop(mnemonic):
@@ -336,8 +337,10 @@ def measure(toolchain, objdump, tmp, opt, mutant=False):
             "probed": len(probed),
             "added": len(probed) - len(base),
             "padding": padding,
-            # The goal: the NOP, and on riscv64 the alignment c.nop if any.
-            "goal": 1 + (padding if arch == "riscv64" else 0),
+            # The goal: the NOP, and where sites are aligned the alignment
+            # c.nop if any.
+            "goal": 1 + (padding if arch.padded_sites else 0),
+            "known_excess": arch.known_excess,
             "problems": problems,
             "diff": (added, removed),
             "trace": probed,
@@ -362,13 +365,14 @@ def main():
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when a bound in the description is exceeded")
     parser.add_argument("--strict", action="store_true",
-                        help="with --check: no known excess on x86, the goal (NOP only) everywhere")
+                        help="with --check: no known excess (arch.json), the goal (NOP only) "
+                        "everywhere")
     parser.add_argument("--include-dir", action="append", default=[], metavar="DIR",
                         help="search DIR before the repository's headers (try a modified sdt.h)")
     parser.add_argument("--only", metavar="SUBSTRING",
                         help="only the toolchains whose name contains SUBSTRING")
     parser.add_argument("--trace", metavar="TOOLCHAIN",
-                        help="also print the probed hot paths of this toolchain (e.g. gcc-12-x86_64)")
+                        help="also print the probed hot paths of this toolchain (e.g. gcc-12-<arch>)")
     args = parser.parse_args()
     EXTRA_INCLUDES.extend(os.path.abspath(d) for d in args.include_dir)
 
@@ -409,7 +413,7 @@ def main():
                 for p in r["problems"]:
                     violations.append(f"{name} {function}: {p}")
                 goal = r["goal"]
-                excess = 0 if args.strict else KNOWN_EXCESS.get(toolchain["arch"], 0)
+                excess = 0 if args.strict else r["known_excess"]
                 if r["kind"] == "nonleaf" and r["added"] > goal + excess:
                     violations.append(f"{name} {function}: +{r['added']} on the hot path, "
                                       f"bound is +{goal + excess} (the NOP"
@@ -431,7 +435,7 @@ def main():
     rows.sort(key=lambda row: (row[0]["compiler"], row[0]["arch"]))
     print(f"Instructions added to the hot path by one SDT site at {args.opt} "
           "(probed − unprobed; [n] = hot path without the probe; pad = includes "
-          "the riscv alignment c.nop; * = more than the NOP):\n")
+          "the site's alignment c.nop; * = more than the NOP):\n")
     print("| target compiler | " + " | ".join(f[2] for f in FUNCTIONS) + " |")
     print("|---|" + "---:|" * len(FUNCTIONS))
     for toolchain, results in rows:

@@ -4,19 +4,23 @@
 Usage: build-runtime.py --repo DIR --arch ARCH --cache DIR --ar AR
                         --cxx "COMPILER [TARGET FLAG]" [--flag F]...
 
-Compiles sdt/runtime/src/*.cpp, the arg-spec sources it needs
-(sdt/argspec/*.cpp) and arches/ARCH/runtime/*.cpp with the cell's C++
-compiler and flags into one static archive, and prints the archive's path.
-The archive is cached under --cache by the content of the command lines and
-of every source and header involved, so every cell of one toolchain and code
-model shares it. Concurrent builds of the same key wait for the first
-(flock on the key), so two cells that start together build it once.
+Compiles what libxsdt is made of for one arch, as sdt/runtime/CMakeLists.txt
+does: sdt/runtime/src/*.cpp, the generic arg-spec sources (sdt/argspec/*.cpp),
+the arch's descriptor and grammar (arches/ARCH/*.cpp, and those of the
+directories its arch.json "shares"), and its machine-dependent part
+(arches/ARCH/runtime/*.cpp), with the cell's C++ compiler and flags, into one
+static archive, and prints the archive's path. The archive is cached under
+--cache by the content of the command lines and of every source and header
+involved, so every cell of one toolchain and code model shares it.
+Concurrent builds of the same key wait for the first (flock on the key), so
+two cells that start together build it once.
 """
 import argparse
 import concurrent.futures
 import fcntl
 import glob
 import hashlib
+import json
 import os
 import shlex
 import shutil
@@ -25,20 +29,26 @@ import sys
 import tempfile
 
 
+def arch_dirs(repo, arch):
+    """arches/ARCH and the directories its arch.json shares (arches/x86)."""
+    with open(os.path.join(repo, "arches", arch, "arch.json")) as f:
+        shares = json.load(f).get("shares", [])
+    return [os.path.join(repo, "arches", d) for d in [arch] + shares]
+
+
 def sources(repo, arch):
     srcs = sorted(glob.glob(os.path.join(repo, "sdt", "argspec", "*.cpp")))
     srcs += sorted(glob.glob(os.path.join(repo, "sdt", "runtime", "src", "*.cpp")))
+    for d in arch_dirs(repo, arch):
+        srcs += sorted(glob.glob(os.path.join(d, "*.cpp")))
     srcs += sorted(glob.glob(os.path.join(repo, "arches", arch, "runtime", "*.cpp")))
     return srcs
 
 
 def headers(repo, arch):
     found = []
-    # Every arch's runtime headers: one arch may include another's (i386
-    # uses arches/x86_64/runtime/jump.h and serialize.h).
     for root in ([os.path.join(repo, "sdt", "argspec"),
-                  os.path.join(repo, "sdt", "runtime")] +
-                 sorted(glob.glob(os.path.join(repo, "arches", "*", "runtime")))):
+                  os.path.join(repo, "sdt", "runtime")] + arch_dirs(repo, arch)):
         for dirpath, _, files in sorted(os.walk(root)):
             found += [os.path.join(dirpath, f) for f in sorted(files)
                       if f.endswith((".h", ".hpp"))]
@@ -58,10 +68,10 @@ def main() -> int:
 
     repo = os.path.abspath(args.repo)
     srcs = sources(repo, args.arch)
-    if not any(os.sep + "arches" + os.sep in s for s in srcs):
+    if not glob.glob(os.path.join(repo, "arches", args.arch, "runtime", "*.cpp")):
         print(f"build-runtime: no arches/{args.arch}/runtime sources", file=sys.stderr)
         return 2
-    includes = [f"-I{repo}/sdt/argspec/include", f"-I{repo}/sdt/argspec",
+    includes = [f"-I{repo}/sdt/argspec/include", f"-I{repo}/arches",
                 f"-I{repo}/sdt/runtime/include", f"-I{repo}/sdt/runtime/src"]
     base = shlex.split(args.cxx) + ["-std=c++20", "-Wall", "-Wextra", "-Werror"]
     # GCC 12 at -O2/-O3 reports a false -Wrestrict inside std::string

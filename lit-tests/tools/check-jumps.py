@@ -1,8 +1,15 @@
 #!/usr/bin/env python3
 """Checks the jumps that libxsdt wrote into SDT(9) sites, independently of it.
 
-Usage: check-jumps.py --arch ARCH --objdump OBJDUMP --elf PROGRAM DUMP
+Usage: check-jumps.py --arch-json ARCH_JSON --objdump OBJDUMP --elf PROGRAM DUMP
                       [--inspect XSDT_INSPECT]
+
+ARCH_JSON is the arch's data file, arches/<arch>/arch.json: its
+"objdump_machine", and in "expect" the site NOP ("site_nop", whose length is
+the site's width) and the jumps that may replace it ("jumps": a mnemonic, or
+a mnemonic and the first operand it must have, e.g. "jal zero" for a jal
+that links nothing). These are the tests' copy of the ISA facts, independent
+of libxsdt.
 
 DUMP is written by the test program (lit-tests/jump/Inputs/patch-bytes.c):
 
@@ -13,8 +20,8 @@ DUMP is written by the test program (lit-tests/jump/Inputs/patch-bytes.c):
 For every site:
   * the enabled bytes are disassembled with OBJDUMP (`-D -b binary -m
     <machine> --adjust-vma=<site>`) and must be exactly one unconditional
-    jump (x86 `jmp`, aarch64 `b`, riscv `j` / `jal zero,`) of the site's
-    width whose target is the record's target;
+    jump of the arch's ("expect.jumps") of the site's width whose target is
+    the record's target;
   * site - bias and target - bias must be a {site, target} record of the
     PROGRAM's `xsdt_sdt_sites` section, read from the ELF file here (the
     records are self-relative 32-bit offsets, see <xsdt/sdt.h>), and the
@@ -36,14 +43,25 @@ import subprocess
 import sys
 import tempfile
 
-# Architecture facts (the facts sheet, section 4), independent of libxsdt.
-ARCHES = {
-    #          objdump -m      site size  NOP                           jump mnemonics
-    "x86_64": ("i386:x86-64", 5, bytes.fromhex("0f1f440000"), {"jmp", "jmpq"}),
-    "i386": ("i386", 5, bytes.fromhex("0f1f440000"), {"jmp", "jmpl"}),
-    "aarch64": ("aarch64", 4, bytes.fromhex("1f2003d5"), {"b"}),
-    "riscv64": ("riscv:rv64", 4, bytes.fromhex("13000000"), {"j", "jal"}),
-}
+
+def arch_facts(path):
+    """(objdump machine, site size, NOP bytes, jumps) from an arch.json;
+    jumps is a list of (mnemonic, required first operand or None)."""
+    with open(path) as f:
+        data = json.load(f)
+    try:
+        machine = data["objdump_machine"]
+        nop = bytes.fromhex(data["expect"]["site_nop"])
+        jumps = []
+        for jump in data["expect"]["jumps"]:
+            mnemonic, _, operand = jump.partition(" ")
+            jumps.append((mnemonic, operand.strip() or None))
+    except (KeyError, TypeError, ValueError) as error:
+        raise SystemExit(f"check-jumps: {path}: no usable objdump_machine, expect.site_nop "
+                         f"and expect.jumps ({error!r})")
+    if not jumps:
+        raise SystemExit(f"check-jumps: {path}: expect.jumps is empty")
+    return machine, len(nop), nop, jumps
 
 
 class Elf:
@@ -128,19 +146,25 @@ def disassemble(objdump, machine, site, code):
     return insns, out.stdout
 
 
-def jump_target(arch, mnemonic, operands):
-    """The absolute target objdump printed, or None if not a plain jump."""
-    if mnemonic not in ARCHES[arch][3]:
-        return None
+def jump_target(jumps, mnemonic, operands):
+    """The absolute target objdump printed, or None if not a plain jump:
+    one of jumps, [(mnemonic, required first operand or None)]."""
     ops = operands.split("<")[0].strip()  # drop "<symbol+off>"
-    if arch == "riscv64" and mnemonic == "jal":
-        # jal rd, target: only rd = zero is a plain jump
-        parts = [p.strip() for p in ops.split(",")]
-        if len(parts) != 2 or parts[0] not in ("zero", "x0"):
-            return None
-        ops = parts[1]
-    m = re.fullmatch(r"(?:0x)?([0-9a-f]+)", ops)
-    return int(m.group(1), 16) if m else None
+    for want, first in jumps:
+        if mnemonic != want:
+            continue
+        target = ops
+        if first is not None:
+            # e.g. `jal zero, target`: only that first operand makes it a
+            # plain jump
+            parts = [p.strip() for p in ops.split(",")]
+            if len(parts) != 2 or parts[0] != first:
+                continue
+            target = parts[1]
+        m = re.fullmatch(r"(?:0x)?([0-9a-f]+)", target)
+        if m:
+            return int(m.group(1), 16)
+    return None
 
 
 def inspect_sites(inspect, program):
@@ -162,13 +186,13 @@ def inspect_sites(inspect, program):
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--arch", required=True, choices=sorted(ARCHES))
+    parser.add_argument("--arch-json", required=True, metavar="ARCH_JSON")
     parser.add_argument("--objdump", required=True)
     parser.add_argument("--elf", required=True)
     parser.add_argument("--inspect")
     parser.add_argument("dump")
     args = parser.parse_args()
-    machine, size, nop, _ = ARCHES[args.arch]
+    machine, size, nop, jumps = arch_facts(args.arch_json)
 
     bias = None
     sites = []
@@ -206,14 +230,14 @@ def main():
     for site, target, code, probe, _ in sites:
         where = f"{probe} at {site:#x}"
         if len(code) != size:
-            fail(f"{where}: {len(code)} bytes dumped, the {args.arch} site is {size}")
+            fail(f"{where}: {len(code)} bytes dumped, the site is {size}")
             continue
         insns, listing = disassemble(args.objdump, machine, site, code)
         if len(insns) != 1 or insns[0][0] != site:
             fail(f"{where}: {code.hex(' ')} is not one instruction at the site:\n{listing}")
             continue
         _, _, mnemonic, operands = insns[0]
-        decoded = jump_target(args.arch, mnemonic, operands)
+        decoded = jump_target(jumps, mnemonic, operands)
         text = f"{mnemonic} {operands}".strip()
         if decoded is None:
             fail(f"{where}: {code.hex(' ')} decodes to `{text}`, not a jump")

@@ -1,6 +1,7 @@
 // The evaluator. compile_arg() does every check once, at enable time, so
 // that evaluate() is a handful of shifts and at most one memory read.
 #include "xsdt/argeval.h"
+#include "xsdt/arch_port.h"
 
 #include <cstring>
 #include <string>
@@ -94,7 +95,12 @@ Parsed<CompiledArg> compile_arg(const ArgLocation &loc, Arch arch) {
   case LocationKind::Memory: {
     c.kind = CompiledKind::Memory;
     c.displacement = loc.displacement;
-    c.address32 = arch == Arch::I386;
+    // Addresses wrap at the arch's word size, or at 32 bits when the
+    // operand names 32-bit registers on a 64-bit arch (x86-64's
+    // address-size override).
+    c.address32 = arch.descriptor().word_bits == 32;
+    const bool narrow_address =
+        arch.descriptor().narrow_registers_narrow_address;
     if (loc.base) {
       const RegisterInfo &r = *loc.base;
       if (std::string why = register_problem(r); !why.empty())
@@ -103,8 +109,8 @@ Parsed<CompiledArg> compile_arg(const ArgLocation &loc, Arch arch) {
         c.base_reg = static_cast<std::int16_t>(r.dwarf);
         c.base_bit_offset = static_cast<std::uint8_t>(r.bit_offset);
         c.base_bit_width = static_cast<std::uint8_t>(r.bit_width);
-        if (arch == Arch::X86_64 && r.bit_width == 32)
-          c.address32 = true; // 0x67 prefix: 32-bit address arithmetic
+        if (narrow_address && r.bit_width == 32 && r.bit_offset == 0)
+          c.address32 = true;
         else if (r.bit_width < 32 || r.bit_offset != 0)
           return compile_error(loc, "register " + r.name +
                                         " cannot hold an address");
@@ -123,7 +129,7 @@ Parsed<CompiledArg> compile_arg(const ArgLocation &loc, Arch arch) {
         c.index_reg = static_cast<std::int16_t>(r.dwarf);
         c.index_bit_width = static_cast<std::uint8_t>(r.bit_width);
         c.scale = static_cast<std::uint8_t>(loc.scale);
-        if (arch == Arch::X86_64 && r.bit_width == 32)
+        if (narrow_address && r.bit_width == 32)
           c.address32 = true;
       }
     }

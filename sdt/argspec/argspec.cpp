@@ -1,7 +1,7 @@
 // The spec layer: `[-]SIZE[f]@OPERAND` and space-separated argument lists.
-// Operand grammars are in operand_<arch>.cpp.
+// The operand after '@' is the arch's (its descriptor's grammar).
+#include "xsdt/arch_port.h"
 #include "xsdt/argspec.h"
-#include "operands.h"
 
 namespace xsdt {
 namespace detail {
@@ -10,11 +10,8 @@ RegisterInfo require_register(Arch arch, std::string_view name,
                               std::size_t position) {
   if (auto reg = lookup_register(arch, name))
     return *reg;
-  std::string token(name);
-  if (arch == Arch::X86_64 || arch == Arch::I386)
-    token.insert(0, "%");
-  fail("unknown " + std::string(arch_name(arch)) + " register", token,
-       position);
+  fail("unknown " + std::string(arch_name(arch)) + " register",
+       arch.descriptor().register_prefix + std::string(name), position);
 }
 
 void set_base(ArgLocation &loc, const RegisterInfo &reg) {
@@ -79,18 +76,7 @@ ArgLocation parse_spec_or_throw(std::string_view spec, std::size_t origin,
   if (loc.operand.empty())
     fail("missing operand after '@'", spec, origin);
   Lexer lx(loc.operand, origin + i);
-  switch (arch) {
-  case Arch::X86_64:
-  case Arch::I386:
-    parse_x86_operand(lx, arch, loc);
-    break;
-  case Arch::AArch64:
-    parse_aarch64_operand(lx, loc);
-    break;
-  case Arch::RiscV64:
-    parse_riscv64_operand(lx, loc);
-    break;
-  }
+  arch.descriptor().parse_operand(lx, arch, loc);
   return loc;
 }
 

@@ -1,4 +1,4 @@
-#include "lexer.h"
+#include "xsdt/arch_port.h"
 
 #include <limits>
 

@@ -1,15 +1,16 @@
 // The portable subset (facts sheet §2): what gdb, libbpf, bcc and bpftrace
 // all decode. An integer register named the way every consumer names it,
 // such a register plus one constant displacement, or a plain immediate.
+// The rules here hold on every arch; an arch adds its own through its
+// descriptor (register_name_violation, memory_violation).
+#include "xsdt/arch_port.h"
 #include "xsdt/argspec.h"
 
 namespace xsdt {
 namespace {
 
-bool is_x86(Arch arch) { return arch == Arch::X86_64 || arch == Arch::I386; }
-
 std::string spelled(Arch arch, const std::string &name) {
-  return is_x86(arch) ? "%" + name : name;
+  return arch.descriptor().register_prefix + name;
 }
 
 // Register spellings some consumer cannot read.
@@ -27,24 +28,12 @@ std::optional<std::string> name_violation(const RegisterInfo &reg, Arch arch) {
   case RegisterClass::General:
     break;
   }
-  if (is_x86(arch) && reg.bit_offset == 8)
-    return "high-byte register " + name +
-           ": libbpf and bcc cannot read bits 8..15";
-  if (arch == Arch::X86_64 && reg.name.size() > 2 && reg.name[0] == 'r' &&
-      reg.name.back() == 'l')
-    return "byte register " + name + ": libbpf knows it only as %" +
-           reg.full_name + "b";
-  if (arch == Arch::AArch64) {
-    if (reg.bit_width == 32)
-      return "32-bit register name " + name +
-             ": libbpf accepts only x registers and sp";
-    if (reg.name != reg.full_name)
-      return "register alias " + name + ": libbpf accepts only " +
-             reg.full_name;
-  }
-  if (arch == Arch::RiscV64 && reg.name != reg.full_name)
-    return "register name " + name + ": libbpf accepts only the ABI name " +
-           reg.full_name;
+  if (reg.bit_offset != 0)
+    return "high-byte register " + name + ": libbpf and bcc cannot read bits " +
+           std::to_string(reg.bit_offset) + ".." +
+           std::to_string(reg.bit_offset + reg.bit_width - 1);
+  if (auto hook = arch.descriptor().register_name_violation)
+    return hook(reg);
   return std::nullopt;
 }
 
@@ -54,10 +43,9 @@ std::optional<std::string> register_violation(const ArgLocation &loc,
   if (auto why = name_violation(reg, arch))
     return why;
   if (loc.size * 8 > reg.bit_width) {
-    if (arch == Arch::I386)
-      return std::to_string(loc.size) +
-             "-byte value in a register on i386: a register pair cannot be "
-             "named by one register; pass it in memory";
+    if (const char *reason = arch.descriptor().wide_register_value_reason)
+      return std::to_string(loc.size) + "-byte value in a register on " +
+             std::string(arch_name(arch)) + ": " + reason;
     return std::to_string(loc.size) + "-byte value in " +
            std::to_string(reg.bit_width) + "-bit register " +
            spelled(arch, reg.name) + ": its upper bytes are undefined";
@@ -70,30 +58,27 @@ std::optional<std::string> memory_violation(const ArgLocation &loc, Arch arch) {
     return "absolute address " + loc.operand +
            ": consumers read only register-relative memory";
   const RegisterInfo &base = *loc.base;
+  const ArchDescriptor &d = arch.descriptor();
   if (base.cls == RegisterClass::ProgramCounter)
     return "PC-relative operand " + loc.operand +
            ": tracers take the probe address as the PC, not the next "
            "instruction's";
   if (auto why = name_violation(base, arch))
     return "base: " + *why;
-  if (arch == Arch::X86_64 && base.bit_width == 32)
-    return "32-bit address register " + spelled(arch, base.name) +
-           " on x86-64: tracers add the full 64-bit register";
-  if (loc.index) {
-    if (is_x86(arch))
-      return "index register " + spelled(arch, loc.index->name) + " in " +
-             loc.operand + ": libbpf before 1.7 and bcc reject SIB forms";
-    return "register offset " + loc.operand +
-           ": libbpf and bcc reject index registers";
-  }
+  if (base.bit_width < d.word_bits)
+    return std::to_string(base.bit_width) + "-bit address register " +
+           spelled(arch, base.name) + " on " + std::string(arch_name(arch)) +
+           ": tracers add the full " + std::to_string(d.word_bits) +
+           "-bit register";
+  if (d.memory_violation)
+    if (auto why = d.memory_violation(loc))
+      return why;
+  if (loc.index)
+    return "index register " + spelled(arch, loc.index->name) + " in " +
+           loc.operand + ": libbpf and bcc reject index registers";
   if (loc.hash_immediate)
     return "'#' before the offset in " + loc.operand +
            ": libbpf reads only bare offsets such as [sp, 16]";
-  if (arch == Arch::RiscV64 && !loc.has_displacement)
-    return loc.operand +
-           " without an offset: libbpf requires off(reg), "
-           "such as 0(" +
-           base.name + ")";
   if (loc.constant_expression)
     return "displacement expression " + loc.operand +
            ": libbpf reads a single number";
@@ -108,9 +93,11 @@ std::optional<std::string> immediate_violation(const ArgLocation &loc,
   if (loc.constant_expression)
     return "immediate expression " + loc.operand +
            ": libbpf reads a single number";
-  if (arch == Arch::I386 && loc.size == 8)
-    return "8-byte immediate on i386: gdb truncates it to 32 bits; pass it "
-           "in memory";
+  int word_bits = arch.descriptor().word_bits;
+  if (loc.size * 8 > word_bits)
+    return std::to_string(loc.size) + "-byte immediate on " +
+           std::string(arch_name(arch)) + ": gdb truncates it to " +
+           std::to_string(word_bits) + " bits; pass it in memory";
   return std::nullopt;
 }
 

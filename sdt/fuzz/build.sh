@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configures and builds the fuzzers with clang into their own build directory
 # (kept between runs, so an unchanged tree rebuilds in about a second), then
-# writes the binary note/ELF seeds from the text descriptions.
+# writes the binary note seeds from the text descriptions (make_seeds.py)
+# and the ELF seeds from those (elf_seeds, built with the fuzzers).
 #   build.sh SOURCE_ROOT FUZZ_BUILD_DIR CLANGXX PYTHON SEED_DIR
 set -euo pipefail
 root=$1 build=$2 cxx=$3 python=$4 seeds=$5
@@ -29,3 +30,4 @@ cmake --build "$build" -j "$(nproc)"
 
 rm -rf "$seeds"
 "$python" "$here/make_seeds.py" "$here/corpus/notes" "$seeds"
+"$build/elf_seeds" "$seeds/notes" "$seeds/elf"

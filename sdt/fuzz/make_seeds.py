@@ -3,33 +3,46 @@
 
     make_seeds.py CORPUS_DIR OUT_DIR
 
-writes OUT_DIR/notes/NAME (fuzz_notes input: selector byte + the contents of
-.note.stapsdt) and OUT_DIR/elf/NAME (fuzz_elf input: a whole tiny ELF file
-with the same sections as tiny_elf.h). The seeds are generated at test time
-so that only readable text is committed.
+writes OUT_DIR/notes/NAME, a fuzz_notes input: the selector byte of
+tiny_elf.h (ELF class, arch, which sections exist) and the contents of
+.note.stapsdt. The seeds are generated at test time so that only readable
+text is committed; build.sh then has elf_seeds (elf_seeds.cpp) wrap each in
+the tiny ELF file fuzz_notes builds from it, for fuzz_elf. Nothing here
+knows an arch: the ELF machine and the site bytes are the descriptors'.
 
 Description format, one directive a line; a line starting with '#' is a
-comment (only there: aarch64 specs contain '#'):
+comment (only there: some arches' specs contain '#'):
 
-    elf 64|32 x86_64|i386|aarch64|riscv64 [nobase] [noprobes]
+    elf 64|32 ARCH [nobase] [noprobes]
     probe PC BASE SEMAPHORE PROVIDER NAME [ARGS...]   a stapsdt v3 note
     note OWNER TYPE HEX                               any note, descriptor in hex
     raw HEX                                           bytes as they are (framing damage)
 
-PROVIDER or NAME "-" stands for the empty string; ARGS is the rest of the
-line, so specs keep their single spaces.
+ARCH is the name or an alias of an arch of arches/ (its directory, or its
+arch.json "aliases"). PROVIDER or NAME "-" stands for the empty string;
+ARGS is the rest of the line, so specs keep their single spaces.
 """
+import json
 import pathlib
 import struct
 import sys
 
-MACHINES = {"x86_64": (62, 0), "i386": (3, 1), "aarch64": (183, 2), "riscv64": (243, 3)}
-TEXT = {
-    183: bytes.fromhex("1f2003d5" "1f2003d5" "c0035fd6" "00000000"),
-    243: bytes.fromhex("13000000" "13000000" "01000100" "67800000"),
-}
-TEXT_X86 = bytes.fromhex("0f1f440000" "0f1f440000" "909090" "c3cccc")
-NAMES = b"\0.text\0.stapsdt.base\0.probes\0.note.stapsdt\0.shstrtab\0.unused\0"
+ARCHES = pathlib.Path(__file__).resolve().parents[2] / "arches"
+# Selector bits 1..2 pick the arch (TinyElfOptions::from_selector).
+ARCH_BITS = 2
+
+
+def arch_indexes() -> dict:
+    """Each arch's name and aliases -> its index in the registry's order:
+    the arch directories that have an arch.json, sorted by name, as
+    xsdt_arch_list() lists them for the registry."""
+    indexes = {}
+    paths = sorted(ARCHES.glob("*/arch.json"), key=lambda p: p.parent.name)
+    for index, path in enumerate(paths):
+        arch = path.parent.name
+        for name in [arch] + json.loads(path.read_text()).get("aliases", []):
+            indexes[name] = index
+    return indexes
 
 
 def align4(data: bytes) -> bytes:
@@ -41,7 +54,7 @@ def note(owner: bytes, note_type: int, desc: bytes) -> bytes:
     return struct.pack("<III", len(name), len(desc), note_type) + align4(name) + align4(desc)
 
 
-def parse(path: pathlib.Path):
+def parse(path: pathlib.Path, arches: dict):
     elf = None
     section = b""
     for number, line in enumerate(path.read_text().splitlines(), 1):
@@ -52,8 +65,13 @@ def parse(path: pathlib.Path):
         where = f"{path}:{number}"
         if words[0] == "elf":
             bits = int(words[1])
-            machine, index = MACHINES[words[2]]
-            elf = {"is_64": bits == 64, "machine": machine, "index": index,
+            if words[2] not in arches:
+                sys.exit(f"{where}: unknown arch {words[2]!r}; arches/ has {', '.join(sorted(arches))}")
+            index = arches[words[2]]
+            if index >= 1 << ARCH_BITS:
+                sys.exit(f"{where}: arch {words[2]!r} is #{index} of arches/, past the "
+                         f"selector's {ARCH_BITS} arch bits (tiny_elf.h)")
+            elf = {"is_64": bits == 64, "index": index,
                    "base": "nobase" not in words[3:], "probes": "noprobes" not in words[3:]}
         elif words[0] == "probe":
             if elf is None:
@@ -80,47 +98,16 @@ def selector(elf) -> int:
             | (0 if elf["probes"] else 16))
 
 
-def tiny_elf(elf, notes: bytes) -> bytes:
-    """The file tiny_elf.h builds: ELF header, section headers, then .text,
-    .stapsdt.base, .probes, .shstrtab and last .note.stapsdt."""
-    is_64 = elf["is_64"]
-    unused = NAMES.index(b".unused")
-    sections = [
-        (NAMES.index(b".text"), 1, 0x2 | 0x4, 0x1000, TEXT.get(elf["machine"], TEXT_X86)),
-        (NAMES.index(b".stapsdt.base") if elf["base"] else unused, 1, 0x2, 0x2000, b"\0"),
-        (NAMES.index(b".probes") if elf["probes"] else unused, 1, 0x2 | 0x1, 0x3000, b"\0" * 8),
-        (NAMES.index(b".shstrtab"), 3, 0, 0, NAMES),
-        (NAMES.index(b".note.stapsdt"), 7, 0, 0, notes),
-    ]
-    ehdr_size, shdr_fmt = (64, "<IIQQQQIIQQ") if is_64 else (52, "<IIIIIIIIII")
-    shdr_size = struct.calcsize(shdr_fmt)
-    headers, body = [b"\0" * shdr_size], b""
-    offset = ehdr_size + (len(sections) + 1) * shdr_size
-    for name, sh_type, flags, addr, data in sections:
-        align = 4 if sh_type == 7 else 1
-        body += b"\0" * (-offset % align)
-        offset += -offset % align
-        headers.append(struct.pack(shdr_fmt, name, sh_type, flags, addr, offset, len(data), 0, 0, align, 0))
-        body += data
-        offset += len(data)
-    ident = b"\x7fELF" + bytes([2 if is_64 else 1, 1, 1]) + b"\0" * 9
-    addr_fmt = "Q" if is_64 else "I"
-    ehdr = ident + struct.pack(f"<HHI{addr_fmt}{addr_fmt}{addr_fmt}IHHHHHH", 3, elf["machine"], 1, 0, 0,
-                               ehdr_size, 0, ehdr_size, 0, 0, shdr_size, len(headers), 4)
-    return ehdr + b"".join(headers) + body
-
-
 def main() -> None:
     corpus, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-    for kind in ("notes", "elf"):
-        (out / kind).mkdir(parents=True, exist_ok=True)
+    (out / "notes").mkdir(parents=True, exist_ok=True)
+    arches = arch_indexes()
     count = 0
     for path in sorted(corpus.glob("*.txt")):
-        elf, section = parse(path)
+        elf, section = parse(path, arches)
         (out / "notes" / path.stem).write_bytes(bytes([selector(elf)]) + section)
-        (out / "elf" / path.stem).write_bytes(tiny_elf(elf, section))
         count += 1
-    print(f"make_seeds: {count} note seeds and {count} ELF seeds in {out}")
+    print(f"make_seeds: {count} note seeds in {out / 'notes'}")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@
 #ifndef XSDT_FUZZ_TINY_ELF_H
 #define XSDT_FUZZ_TINY_ELF_H
 
+#include "xsdt/arch_registry.h"
+
 #include <elf.h>
 
 #include <array>
@@ -20,16 +22,20 @@ namespace xsdt::fuzz {
 // The first input byte: which ELF the notes live in.
 struct TinyElfOptions {
   bool is_64 = true;
-  std::uint16_t machine = EM_X86_64;
+  std::uint16_t machine = all_arches().front().descriptor().elf_machine;
   bool with_base = true;   // a .stapsdt.base section at kBaseAddr
   bool with_probes = true; // a .probes (semaphore) section at kProbesAddr
 
+  // Bits 1..2 pick an arch of the registry (in its order), whatever the
+  // class bit says: a class that does not match the machine is an input
+  // too.
   static TinyElfOptions from_selector(std::uint8_t selector) {
-    static constexpr std::array<std::uint16_t, 4> kMachines{
-        EM_X86_64, EM_386, EM_AARCH64, EM_RISCV};
+    std::span<const Arch> arches = all_arches();
     TinyElfOptions o;
     o.is_64 = (selector & 1) != 0;
-    o.machine = kMachines[(selector >> 1) & 3];
+    o.machine = arches[((selector >> 1) & 3) % arches.size()]
+                    .descriptor()
+                    .elf_machine;
     o.with_base = (selector & 8) == 0;
     o.with_probes = (selector & 16) == 0;
     return o;
@@ -52,20 +58,24 @@ inline std::uint32_t name_at(std::string_view name) {
   return static_cast<std::uint32_t>(kNames.find(name));
 }
 
-// Sites at the start of .text: the arch's patch-width NOP, then a short NOP
-// that the site check rejects, so both verdicts are reachable.
+// Sites at the start of .text: the arch's patch-width NOP twice, then what
+// other implementations leave (a short NOP that the site check rejects) or
+// a byte that is no NOP, so both verdicts are reachable.
 inline std::vector<std::uint8_t> text_bytes(std::uint16_t machine) {
-  switch (machine) {
-  case EM_AARCH64:
-    return {0x1f, 0x20, 0x03, 0xd5, 0x1f, 0x20, 0x03, 0xd5,
-            0xc0, 0x03, 0x5f, 0xd6, 0x00, 0x00, 0x00, 0x00};
-  case EM_RISCV:
-    return {0x13, 0x00, 0x00, 0x00, 0x13, 0x00, 0x00, 0x00,
-            0x01, 0x00, 0x01, 0x00, 0x67, 0x80, 0x00, 0x00};
-  default:
-    return {0x0f, 0x1f, 0x44, 0x00, 0x00, 0x0f, 0x1f, 0x44,
-            0x00, 0x00, 0x90, 0x90, 0x90, 0xc3, 0xcc, 0xcc};
+  std::vector<std::uint8_t> text;
+  for (Arch arch : all_arches()) {
+    const ArchDescriptor &d = arch.descriptor();
+    if (d.elf_machine != machine)
+      continue;
+    for (int i = 0; i < 2; ++i)
+      text.insert(text.end(), d.site_encodings[0].nop.begin(),
+                  d.site_encodings[0].nop.end());
+    for (const SiteEncoding &other : d.site_encodings.subspan(1))
+      text.insert(text.end(), other.nop.begin(), other.nop.end());
+    break;
   }
+  text.resize(16, 0xff);
+  return text;
 }
 
 inline constexpr std::uint16_t kShstrtabIndex = 4;

@@ -1,30 +1,13 @@
 #include "checks.h"
 
+#include "xsdt/arch_port.h"
+
 #include <algorithm>
 #include <array>
 #include <span>
 
 namespace xsdt::inspect {
 namespace {
-
-// The one instruction at a site that a tracer can overwrite with a trap or a
-// jump in a single step (facts sheet §4).
-std::span<const std::uint8_t> patch_nop(Arch arch) {
-  static constexpr std::array<std::uint8_t, 5> kX86{0x0f, 0x1f, 0x44, 0x00,
-                                                    0x00};
-  static constexpr std::array<std::uint8_t, 4> kAArch64{0x1f, 0x20, 0x03, 0xd5};
-  static constexpr std::array<std::uint8_t, 4> kRiscV{0x13, 0x00, 0x00, 0x00};
-  switch (arch) {
-  case Arch::X86_64:
-  case Arch::I386:
-    return kX86;
-  case Arch::AArch64:
-    return kAArch64;
-  case Arch::RiscV64:
-    return kRiscV;
-  }
-  return kX86;
-}
 
 std::string bytes_text(std::span<const std::uint8_t> bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -80,11 +63,13 @@ void check_site(const ElfImage &image, const ProbeNote &note,
     report("pc " + hex(pc) + " lies in non-executable section " + text->name);
     return;
   }
-  Arch arch = image.arch();
-  bool fixed_width = arch == Arch::AArch64 || arch == Arch::RiscV64;
-  if (fixed_width && pc % 4 != 0)
-    report("pc " + hex(pc) + " is not 4-byte aligned");
-  std::span<const std::uint8_t> nop = patch_nop(arch);
+  const ArchDescriptor &arch = image.arch().descriptor();
+  if (pc % arch.site_align != 0)
+    report("pc " + hex(pc) + " is not " + std::to_string(arch.site_align) +
+           "-byte aligned");
+  // The one instruction at a site that a tracer can overwrite with a trap
+  // or a jump in a single step (facts sheet §4).
+  std::span<const std::uint8_t> nop = arch.site_encodings[0].nop;
   std::uint64_t room = text->addr + text->size - pc;
   auto found = image.contents(*text).subspan(
       static_cast<std::size_t>(pc - text->addr),
@@ -92,13 +77,16 @@ void check_site(const ElfImage &image, const ProbeNote &note,
   if (std::equal(found.begin(), found.end(), nop.begin(), nop.end()))
     return;
   std::string expected = "expected " + bytes_text(nop);
-  if (arch == Arch::RiscV64 && found.size() >= 2 && found[0] == 0x01 &&
-      found[1] == 0x00)
-    report("2-byte c.nop: too small to patch; " + expected);
-  else if ((arch == Arch::X86_64 || arch == Arch::I386) && !found.empty() &&
-           found[0] == 0x90)
-    report("1-byte nop (90): too small for a 5-byte jump; " + expected);
-  else if (found.size() < nop.size())
+  // Another implementation's site (sys/sdt.h's): a trap fits, a jump does
+  // not.
+  for (const SiteEncoding &other : arch.site_encodings.subspan(1))
+    if (found.size() >= other.nop.size() &&
+        std::equal(other.nop.begin(), other.nop.end(), found.begin())) {
+      report(std::string(other.what) + ": too small for the " +
+             std::to_string(nop.size()) + "-byte patch; " + expected);
+      return;
+    }
+  if (found.size() < nop.size())
     report("the site runs past the end of " + text->name);
   else
     report("not a patchable nop: found " + bytes_text(found) + ", " + expected);

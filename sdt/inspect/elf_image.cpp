@@ -1,5 +1,7 @@
 #include "elf_image.h"
 
+#include "xsdt/arch_registry.h"
+
 #include <gelf.h>
 #include <libelf.h>
 
@@ -27,21 +29,17 @@ std::vector<std::uint8_t> read_file(const std::string &path) {
 }
 
 Arch arch_of(std::uint16_t machine, bool is_64) {
-  switch (machine) {
-  case EM_X86_64:
-    return Arch::X86_64;
-  case EM_386:
-    return Arch::I386;
-  case EM_AARCH64:
-    return Arch::AArch64;
-  case EM_RISCV:
-    if (!is_64)
-      throw InputError("riscv32 (ELFCLASS32 EM_RISCV) is not supported");
-    return Arch::RiscV64;
-  default:
-    throw InputError("unsupported e_machine " + std::to_string(machine) +
-                     " (supported: x86-64, i386, aarch64, riscv64)");
-  }
+  if (auto arch = arch_for_elf(machine, is_64))
+    return *arch;
+  std::string elf_class = is_64 ? "ELFCLASS64" : "ELFCLASS32";
+  for (Arch arch : all_arches())
+    if (arch.descriptor().elf_machine == machine)
+      throw InputError(elf_class + " e_machine " + std::to_string(machine) +
+                       " is not supported (" + std::string(arch_name(arch)) +
+                       " is ELFCLASS" +
+                       (arch.descriptor().elf64 ? "64" : "32") + ")");
+  throw InputError("unsupported e_machine " + std::to_string(machine) +
+                   " (supported: " + arch_names_text() + ")");
 }
 
 struct ElfCloser {

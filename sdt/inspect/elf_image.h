@@ -7,6 +7,8 @@
 
 #include "xsdt/argspec.h"
 
+#include <optional>
+
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -43,7 +45,7 @@ class ElfImage {
 public:
   static ElfImage load(const std::string &path);
 
-  Arch arch() const { return arch_; }
+  Arch arch() const { return *arch_; }
   bool is_64() const { return is_64_; }
   unsigned address_size() const { return is_64_ ? 8 : 4; }
   std::uint64_t address_mask() const;
@@ -64,7 +66,7 @@ private:
 
   std::vector<std::uint8_t> bytes_;
   std::vector<Section> sections_;
-  Arch arch_ = Arch::X86_64;
+  std::optional<Arch> arch_; // set by load()
   bool is_64_ = true;
   std::uint16_t elf_type_ = 0;
 };

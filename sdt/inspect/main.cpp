@@ -9,6 +9,7 @@
 #include "json.h"
 #include "notes.h"
 #include "sdt_records.h"
+#include "xsdt/arch_registry.h"
 
 #include <elf.h>
 
@@ -29,8 +30,10 @@ constexpr const char *kUsage =
     "       xsdt-inspect check FILE... [--only=notes,sites,specs,sdt]\n"
     "                          [--ignore-provider=NAME]...\n"
     "       xsdt-inspect parse-arg --arch ARCH 'SPEC...'\n"
-    "ARCH: x86_64 (x86-64), i386, aarch64, riscv64\n"
     "exit: 0 ok, 1 violations or a bad spec, 2 usage or unreadable input\n";
+
+// The usage, with the arches of this build.
+std::string usage() { return kUsage + ("ARCH: " + arch_names_text() + "\n"); }
 
 struct UsageError {
   std::string message;
@@ -382,7 +385,8 @@ int cmd_parse_arg(const Options &o) {
     throw UsageError{"parse-arg needs --arch ARCH"};
   std::optional<Arch> arch = parse_arch(*o.arch);
   if (!arch)
-    throw UsageError{"unknown architecture '" + *o.arch + "'"};
+    throw UsageError{"unknown architecture '" + *o.arch + "' (known: " +
+                     arch_names_text() + ")"};
   if (o.positional.size() != 1)
     throw UsageError{"parse-arg takes one args string (quote it)"};
   auto locs = parse_arg_specs(o.positional[0], *arch);
@@ -403,7 +407,7 @@ int run(int argc, char **argv) {
     throw UsageError{"missing command"};
   std::string command = argv[1];
   if (command == "-h" || command == "--help" || command == "help") {
-    std::cout << kUsage;
+    std::cout << usage();
     return kOk;
   }
   Options options = parse_options(argc, argv);
@@ -424,7 +428,7 @@ int main(int argc, char **argv) {
   try {
     return run(argc, argv);
   } catch (const UsageError &e) {
-    std::cerr << "xsdt-inspect: " << e.message << "\n" << kUsage;
+    std::cerr << "xsdt-inspect: " << e.message << "\n" << usage();
   } catch (const std::exception &e) {
     std::cerr << "xsdt-inspect: " << e.what() << "\n";
   }

@@ -2,12 +2,9 @@
 
 #include "../runtime/src/hex_text.h"
 
-// The per-arch jump encodings are the pure functions libxsdt patches with,
-// so a site this tool accepts is one the runtime can enable.
-#include "aarch64/runtime/jump.h"
-#include "i386/runtime/jump.h"
-#include "riscv64/runtime/jump.h"
-#include "x86_64/runtime/jump.h"
+// The jump encodings are the arch descriptor's, the functions libxsdt
+// patches with, so a site this tool accepts is one the runtime can enable.
+#include "xsdt/arch_port.h"
 
 #include <elf.h>
 
@@ -22,37 +19,8 @@ namespace {
 using sdt_format::kSiteRecordSize;
 using sdt_format::take_string;
 
-// What a site of one arch looks like and how it is enabled.
-struct JumpSite {
-  std::size_t size, align;
-  const unsigned char *nop;
-  bool (*encode)(std::uint64_t site, std::uint64_t target, unsigned char *out);
-};
-
-JumpSite jump_site(Arch arch) {
-  switch (arch) {
-  case Arch::X86_64:
-    return {arch_x86_64::kSiteSize, arch_x86_64::kSiteAlign,
-            arch_x86_64::kSiteNop, arch_x86_64::encode_jump};
-  case Arch::I386:
-    return {arch_i386::kSiteSize, arch_i386::kSiteAlign, arch_i386::kSiteNop,
-            arch_i386::encode_jump};
-  case Arch::AArch64:
-    return {arch_aarch64::kSiteSize, arch_aarch64::kSiteAlign,
-            arch_aarch64::kSiteNop, arch_aarch64::encode_jump};
-  case Arch::RiscV64:
-    return {arch_riscv64::kSiteSize, arch_riscv64::kSiteAlign,
-            arch_riscv64::kSiteNop, arch_riscv64::encode_jump};
-  }
-  throw InputError("no SDT jump encoding for this architecture");
-}
-
-// The largest site of any arch, for the buffer encode fills.
+// The largest site of any arch, for the buffer encode_jump fills.
 constexpr std::size_t kMaxSiteSize = 8;
-static_assert(arch_x86_64::kSiteSize <= kMaxSiteSize &&
-              arch_i386::kSiteSize <= kMaxSiteSize &&
-              arch_aarch64::kSiteSize <= kMaxSiteSize &&
-              arch_riscv64::kSiteSize <= kMaxSiteSize);
 
 std::uint16_t read_u16(std::span<const std::uint8_t> bytes, std::size_t at) {
   return static_cast<std::uint16_t>(bytes[at] | bytes[at + 1] << 8);
@@ -130,30 +98,32 @@ void scan_sites(const ElfImage &image, const Section &section, SdtScan &scan) {
 }
 
 // Why libxsdt would refuse to patch the site, or "".
-std::string site_problem(const ElfImage &image, const JumpSite &jump,
+std::string site_problem(const ElfImage &image, const ArchDescriptor &arch,
                          const SdtSiteRecord &r) {
-  const Section *code = code_section_at(image, r.site, jump.size);
+  const std::span<const unsigned char> nop = arch.site_encodings[0].nop;
+  const Section *code = code_section_at(image, r.site, nop.size());
   if (!code)
     return "site " + hex(r.site) + " is not inside an executable section";
   if (!code_section_at(image, r.target, 1))
     return "target " + hex(r.target) + " is not inside an executable section";
-  if (r.target - r.site < jump.size)
+  if (r.target - r.site < nop.size())
     return "target " + hex(r.target) + " lies inside the site " + hex(r.site);
-  if (r.site % jump.align != 0)
-    return "site " + hex(r.site) + " is not " + std::to_string(jump.align) +
-           "-byte aligned";
+  if (r.site % arch.site_align != 0)
+    return "site " + hex(r.site) + " is not " +
+           std::to_string(arch.site_align) + "-byte aligned";
   unsigned char encoded[kMaxSiteSize];
-  if (!jump.encode(r.site, r.target, encoded))
+  if (nop.size() > sizeof encoded ||
+      !arch.encode_jump(r.site, r.target, encoded))
     return "target " + hex(r.target) + " is out of the jump's reach from " +
            hex(r.site);
   if (r.definition == SdtSiteRecord::kNoDefinition)
     return "probe " + hex(r.probe) + " is the probe of no valid definition";
   auto found = image.contents(*code).subspan(
-      static_cast<std::size_t>(r.site - code->addr), jump.size);
-  if (!std::equal(found.begin(), found.end(), jump.nop))
+      static_cast<std::size_t>(r.site - code->addr), nop.size());
+  if (!std::equal(found.begin(), found.end(), nop.begin(), nop.end()))
     return "site " + hex(r.site) + " holds " +
            hex_bytes(found.data(), found.size()) + ", not the NOP " +
-           hex_bytes(jump.nop, jump.size);
+           hex_bytes(nop.data(), nop.size());
   return {};
 }
 
@@ -275,12 +245,12 @@ SdtScan scan_sdt(const ElfImage &image, const std::string &module) {
                     " already has a definition (record #" +
                     std::to_string(seen->second) + ")";
   }
-  const JumpSite jump = jump_site(image.arch());
+  const ArchDescriptor &arch = image.arch().descriptor();
   std::vector<std::uint64_t> addresses;
   for (SdtSiteRecord &r : scan.sites) {
     if (auto def = by_probe.find(r.probe); def != by_probe.end())
       r.definition = def->second;
-    r.problem = site_problem(image, jump, r);
+    r.problem = site_problem(image, arch, r);
     addresses.push_back(r.site);
   }
   auto functions = functions_at(image, addresses);

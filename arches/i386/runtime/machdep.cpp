@@ -1,33 +1,15 @@
 // libxsdt machine-dependent part for i386.
 #include "machdep.h"
 
-#include "../../x86_64/runtime/serialize.h"
-#include "jump.h"
+#include "x86/serialize.h"
 
 #include <ucontext.h>
 
+extern const xsdt::ArchDescriptor xsdt_arch_i386;
+
 namespace xsdt::rt::machdep {
-namespace {
-// nopl 0(%eax,%eax,1) (i686+): the one 5-byte instruction of every site.
-constexpr unsigned char kNop[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
-// int3 over byte 0 only, as on x86-64: one atomic byte store.
-constexpr unsigned char kTrap[] = {0xcc};
-// sys/sdt.h's site: a 1-byte `nop`; int3 replaces it whole.
-constexpr unsigned char kShortNop[] = {0x90};
-constexpr SiteEncoding kEncodings[] = {
-    {kNop, sizeof kNop, kTrap, sizeof kTrap, "5-byte nopl"},
-    {kShortNop, sizeof kShortNop, kTrap, sizeof kTrap, "1-byte nop (sys/sdt.h)"},
-};
-} // namespace
+Arch arch() { return Arch(xsdt_arch_i386); }
 
-Arch arch() { return Arch::I386; }
-std::size_t site_encodings(const SiteEncoding **encodings) {
-  *encodings = kEncodings;
-  return sizeof kEncodings / sizeof kEncodings[0];
-}
-
-// The CPU (and QEMU) reports the pc after the int3.
-std::uintptr_t site_from_trap_pc(std::uintptr_t pc) { return pc - 1; }
 
 std::uintptr_t context_pc(const void *uc) {
   return static_cast<std::uintptr_t>(static_cast<std::uint32_t>(
@@ -54,32 +36,7 @@ void fill_registers(const void *ucp, RegisterFile *regs) {
 // x86 keeps instruction fetch coherent with stores.
 void flush_icache(void *, std::size_t) {}
 
-
-// ---- Jump sites ------------------------------------------------------------
-
-std::size_t jump_site_size() { return arch_i386::kSiteSize; }
-std::size_t jump_site_align() { return arch_i386::kSiteAlign; }
-const unsigned char *jump_site_nop() { return arch_i386::kSiteNop; }
-
-bool encode_jump(std::uintptr_t site, std::uintptr_t target,
-                 unsigned char *out) {
-  return arch_i386::encode_jump(site, target, out);
-}
-
-bool decode_jump(std::uintptr_t site, const unsigned char *in,
-                 std::uintptr_t *target) {
-  std::uint64_t t = 0;
-  if (!arch_i386::decode_jump(site, in, &t))
-    return false;
-  *target = static_cast<std::uintptr_t>(t);
-  return true;
-}
-
-// Five bytes cannot be stored atomically with respect to instruction fetch:
-// a thread could execute half a NOP and half a jump.
-bool jump_needs_trap_first() { return true; }
-
-// The SYNC_CORE membarrier, shared by both x86 arches (serialize.h).
+// The SYNC_CORE membarrier (arches/x86/serialize.h).
 bool serialize_all_threads() { return x86::membarrier_sync_core(); }
 
 } // namespace xsdt::rt::machdep

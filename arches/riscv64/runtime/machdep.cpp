@@ -1,37 +1,16 @@
 // libxsdt machine-dependent part for RISC-V 64.
 #include "machdep.h"
 
-#include "jump.h"
 
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
 
+extern const xsdt::ArchDescriptor xsdt_arch_riscv64;
+
 namespace xsdt::rt::machdep {
-namespace {
-// 00000013 (addi x0, x0, 0) and 00100073 (ebreak), little-endian. Sites are
-// 4-byte aligned 4-byte NOPs (.option norvc), so one aligned store swaps
-// them.
-constexpr unsigned char kNop[] = {0x13, 0x00, 0x00, 0x00};
-constexpr unsigned char kTrap[] = {0x73, 0x00, 0x10, 0x00};
-// sys/sdt.h's site on rv64gc: the 2-byte `c.nop`, replaced by `c.ebreak`.
-constexpr unsigned char kCompressedNop[] = {0x01, 0x00};
-constexpr unsigned char kCompressedTrap[] = {0x02, 0x90};
-constexpr SiteEncoding kEncodings[] = {
-    {kNop, sizeof kNop, kTrap, sizeof kTrap, "4-byte nop"},
-    {kCompressedNop, sizeof kCompressedNop, kCompressedTrap,
-     sizeof kCompressedTrap, "2-byte c.nop (sys/sdt.h)"},
-};
-} // namespace
+Arch arch() { return Arch(xsdt_arch_riscv64); }
 
-Arch arch() { return Arch::RiscV64; }
-std::size_t site_encodings(const SiteEncoding **encodings) {
-  *encodings = kEncodings;
-  return sizeof kEncodings / sizeof kEncodings[0];
-}
-
-// ebreak reports the pc of the ebreak itself.
-std::uintptr_t site_from_trap_pc(std::uintptr_t pc) { return pc; }
 
 // glibc's riscv mcontext: __gregs[0] is the pc, __gregs[1..31] are x1..x31.
 std::uintptr_t context_pc(const void *uc) {
@@ -65,31 +44,9 @@ void flush_icache(void *addr, std::size_t n) {
   __builtin___clear_cache(p, p + n);
 }
 
-
-// ---- Jump sites ------------------------------------------------------------
-
-std::size_t jump_site_size() { return arch_riscv64::kSiteSize; }
-std::size_t jump_site_align() { return arch_riscv64::kSiteAlign; }
-const unsigned char *jump_site_nop() { return arch_riscv64::kSiteNop; }
-
-bool encode_jump(std::uintptr_t site, std::uintptr_t target,
-                 unsigned char *out) {
-  return arch_riscv64::encode_jump(site, target, out);
-}
-
-bool decode_jump(std::uintptr_t site, const unsigned char *in,
-                 std::uintptr_t *target) {
-  std::uint64_t t = 0;
-  if (!arch_riscv64::decode_jump(site, in, &t))
-    return false;
-  *target = static_cast<std::uintptr_t>(t);
-  return true;
-}
-
 // NOP, branch and trap swap with one aligned 32-bit store, which other
-// threads observe whole (concurrent modification is architecturally
-// allowed for these instructions); the icache flush is all that is needed.
-bool jump_needs_trap_first() { return false; }
+// threads observe whole (concurrent modification is architecturally allowed
+// for these instructions); the icache flush is all that is needed.
 bool serialize_all_threads() { return true; }
 
 } // namespace xsdt::rt::machdep

@@ -1,15 +1,21 @@
 /* Evidence that freshly written code is made visible to instruction fetch.
  *
  * Every arch: the patcher's counters (xsdt_get_patch_stats) over one jump-
- * mode enable and one disable of 5 probes (5 or more sites): on aarch64 and riscv64, at least
- * one icache flush per run of patched pages.
+ * mode enable and one disable of 5 probes (5 or more sites). Where the
+ * instruction cache is not coherent with stores (TRAIT_INCOHERENT_ICACHE:
+ * aarch64, riscv64), at least one icache flush per run of patched pages;
+ * where it is (TRAIT_COHERENT_ICACHE: x86) the counts are printed, and the
+ * serializations of the int3-first protocol (TRAIT_JUMP_TRAP_FIRST), which
+ * serialize.test checks.
  *
- * riscv64: fence.i only affects the calling hart, so the runtime must call
- * the riscv_flush_icache syscall (259) with flags 0 (every thread). QEMU
- * 7.2 handles that syscall in its cpu loop before -strace sees it, so the
- * program interposes syscall(3) itself: every call with number 259 is
- * recorded with its range and flags and a snapshot of the watched sites
- * taken at the moment of the call, then passed on to the kernel. Each
+ * TRAIT_ICACHE_FLUSH_SYSCALL (riscv64): fence.i only affects the calling
+ * hart, so the runtime must call the kernel's icache flush syscall
+ * (EXPECT_ICACHE_FLUSH_SYSCALL: riscv_flush_icache, 259) with flags 0 (every
+ * thread). QEMU 7.2 handles that syscall in its cpu loop before -strace sees
+ * it, so the program watches the runtime's syscall(3) calls itself: the test
+ * links with -Wl,--wrap=syscall, and __wrap_syscall records every call with
+ * that number, its range and flags and a snapshot of the watched sites taken
+ * at the moment of the call, then passes it on (__real_syscall). Each
  * patched site must be covered by such a call made after its new bytes
  * were in place (the flush follows the write), in both directions.
  *
@@ -18,7 +24,6 @@
  * Usage: cache-flush */
 #include "jump-test.h"
 
-#include <errno.h>
 #include <stdarg.h>
 
 SDT_PROVIDER_DEFINE(jf);
@@ -53,50 +58,43 @@ static void mark(const char *what) {
     perror("write");
 }
 
-#if defined(__riscv) && __riscv_xlen == 64
-/* ---- riscv64: the flush syscalls, seen from inside ------------------------ */
+/* ---- The runtime's syscall(3) calls, seen from inside -------------------- */
+long __real_syscall(long number, ...);
+long __wrap_syscall(long number, ...);
+
+#ifdef TRAIT_ICACHE_FLUSH_SYSCALL
 #define MAX_FLUSHES 64
 struct flush_call {
   uintptr_t start, end;
   unsigned long flags;
-  unsigned char bytes[JT_MAX_SITES][4]; /* the watched sites at the call */
+  unsigned char bytes[JT_MAX_SITES][RT_SITE_SIZE]; /* the sites at the call */
 };
 static struct flush_call flushes[MAX_FLUSHES];
 static int nflushes, watching;
+#endif
 
-long syscall(long number, ...) {
+long __wrap_syscall(long number, ...) {
   va_list ap;
   long a[6];
   va_start(ap, number);
   for (int i = 0; i < 6; ++i)
     a[i] = va_arg(ap, long);
   va_end(ap);
-  if (number == 259 && watching && nflushes < MAX_FLUSHES) {
+#ifdef TRAIT_ICACHE_FLUSH_SYSCALL
+  if (number == EXPECT_ICACHE_FLUSH_SYSCALL && watching &&
+      nflushes < MAX_FLUSHES) {
     struct flush_call *f = &flushes[nflushes++];
     f->start = (uintptr_t)a[0];
     f->end = (uintptr_t)a[1];
     f->flags = (unsigned long)a[2];
     for (int i = 0; i < sites.n; ++i)
-      memcpy(f->bytes[i], (const void *)sites.s[i].site, 4);
+      memcpy(f->bytes[i], (const void *)sites.s[i].site, RT_SITE_SIZE);
   }
-  register long a0 __asm__("a0") = a[0];
-  register long a1 __asm__("a1") = a[1];
-  register long a2 __asm__("a2") = a[2];
-  register long a3 __asm__("a3") = a[3];
-  register long a4 __asm__("a4") = a[4];
-  register long a5 __asm__("a5") = a[5];
-  register long a7 __asm__("a7") = number;
-  __asm__ volatile("ecall"
-                   : "+r"(a0)
-                   : "r"(a1), "r"(a2), "r"(a3), "r"(a4), "r"(a5), "r"(a7)
-                   : "memory");
-  if ((unsigned long)a0 > -4096UL) {
-    errno = (int)-a0;
-    return -1;
-  }
-  return a0;
+#endif
+  return __real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
+#ifdef TRAIT_ICACHE_FLUSH_SYSCALL
 /* Each site is covered by a flush of every thread made once its bytes were
  * the ones it holds now. Returns the number of sites without one. */
 static int unflushed_sites(const char *what) {
@@ -105,12 +103,12 @@ static int unflushed_sites(const char *what) {
     uintptr_t pc = sites.s[i].site;
     int ok = 0;
     for (int k = 0; k < nflushes && !ok; ++k)
-      ok = flushes[k].start <= pc && pc + 4 <= flushes[k].end &&
+      ok = flushes[k].start <= pc && pc + RT_SITE_SIZE <= flushes[k].end &&
            flushes[k].flags == 0 &&
-           memcmp(flushes[k].bytes[i], (const void *)pc, 4) == 0;
+           memcmp(flushes[k].bytes[i], (const void *)pc, RT_SITE_SIZE) == 0;
     if (!ok) {
-      printf("FAIL %s: no riscv_flush_icache(all threads) after the write of "
-             "%s at %#lx\n",
+      printf("FAIL %s: no icache flush syscall (all threads) after the write "
+             "of %s at %#lx\n",
              what, sites.s[i].id, (unsigned long)pc);
       ++missing;
     }
@@ -130,7 +128,7 @@ int main(void) {
   int runs = jt_page_runs(pcs, sites.n);
 
   xsdt_patch_stats s0, s1, s2;
-#if defined(__riscv) && __riscv_xlen == 64
+#ifdef TRAIT_ICACHE_FLUSH_SYSCALL
   watching = 1;
 #endif
   xsdt_get_patch_stats(&s0);
@@ -139,7 +137,7 @@ int main(void) {
             NPROBES);
   mark("enable-end");
   xsdt_get_patch_stats(&s1);
-#if defined(__riscv) && __riscv_xlen == 64
+#ifdef TRAIT_ICACHE_FLUSH_SYSCALL
   int enable_flushes = nflushes;
   int enable_missing = unflushed_sites("enable");
   nflushes = 0;
@@ -151,7 +149,7 @@ int main(void) {
   JT_EXPECT(xsdt_sdt_disable("jf:::", &jt_err), NPROBES);
   mark("disable-end");
   xsdt_get_patch_stats(&s2);
-#if defined(__riscv) && __riscv_xlen == 64
+#ifdef TRAIT_ICACHE_FLUSH_SYSCALL
   watching = 0;
   int disable_flushes = nflushes;
   int disable_missing = unflushed_sites("disable");
@@ -163,23 +161,25 @@ int main(void) {
   long flush_disable = (long)(s2.icache_flushes - s1.icache_flushes);
   printf("%d probes, %d sites on %d page run%s\n", NPROBES, sites.n, runs,
          runs == 1 ? "" : "s");
-#if defined(__aarch64__) || defined(__riscv)
+#ifdef TRAIT_COHERENT_ICACHE
+  /* Instruction fetch is coherent with stores: nothing to flush. */
+  printf("icache flushes: enable %ld, disable %ld (coherent icache)\n",
+         flush_enable, flush_disable);
+#else
   printf("icache flushes >= page runs: enable %s, disable %s\n",
          flush_enable >= runs ? "yes" : "no",
          flush_disable >= runs ? "yes" : "no");
   RT_CHECK(flush_enable >= runs && flush_disable >= runs);
-#else
-  /* x86 keeps instruction fetch coherent with stores: nothing to flush.
-   * serialize.test covers the x86 cross-modifying-code protocol. */
-  printf("icache flushes: enable %ld, disable %ld (coherent icache)\n",
-         flush_enable, flush_disable);
+#endif
+#ifdef TRAIT_JUMP_TRAP_FIRST
+  /* serialize.test checks the int3-first protocol's serializations. */
   printf("serializations: enable %ld, disable %ld\n",
          (long)(s1.serializations - s0.serializations),
          (long)(s2.serializations - s1.serializations));
 #endif
-#if defined(__riscv) && __riscv_xlen == 64
-  printf("riscv_flush_icache: enable %d calls, %d sites unflushed; disable %d "
-         "calls, %d sites unflushed\n",
+#ifdef TRAIT_ICACHE_FLUSH_SYSCALL
+  printf("icache flush syscall: enable %d calls, %d sites unflushed; disable "
+         "%d calls, %d sites unflushed\n",
          enable_flushes, enable_missing, disable_flushes, disable_missing);
   RT_CHECK(enable_flushes > 0 && disable_flushes > 0);
   RT_CHECK(enable_missing == 0 && disable_missing == 0);

@@ -1,7 +1,7 @@
 /* Shared helpers of the SDT(9) jump-site tests (lit-tests/jump). The site
  * and trap bytes, the poke helper and the check macros come from the
- * runtime tests' rt-test.h: architecture facts written independently of the
- * runtime. */
+ * runtime tests' rt-test.h: the arch's facts (arch.json, %expect-cflags),
+ * written independently of the runtime. */
 #ifndef XSDT_JUMP_TEST_H
 #define XSDT_JUMP_TEST_H
 

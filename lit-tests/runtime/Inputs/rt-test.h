@@ -1,6 +1,8 @@
 /* Shared helpers of the runtime tests. The expected site and trap bytes are
- * the architecture facts (docs/design.md), written here independently of
- * the runtime so that the tests check it rather than echo it. */
+ * the arch's, from its data file arches/<arch>/arch.json ("expect"), which
+ * the tests keep independently of the runtime's own tables so that they
+ * check it rather than echo it: lit passes them as %expect-cflags
+ * (-DEXPECT_SITE_NOP=0x..,0x.. and so on). */
 #ifndef XSDT_RT_TEST_H
 #define XSDT_RT_TEST_H
 
@@ -17,29 +19,18 @@
 
 #define RT_UNUSED __attribute__((unused))
 
-#if defined(__x86_64__) || defined(__i386__)
-RT_UNUSED static const unsigned char rt_nop[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
-/* int3 over byte 0; bytes 1..4 of the NOP stay. */
-RT_UNUSED static const unsigned char rt_trap[] = {0xcc, 0x1f, 0x44, 0x00, 0x00};
-/* Two 2-byte NOPs and a 1-byte one: harmless to execute, but no site
- * encoding the runtime accepts (a lone 0x90 would be: sys/sdt.h's site). */
-RT_UNUSED static const unsigned char rt_foreign[] = {0x66, 0x90, 0x66, 0x90,
-                                                     0x90};
-#elif defined(__aarch64__)
-RT_UNUSED static const unsigned char rt_nop[] = {0x1f, 0x20, 0x03, 0xd5};
-RT_UNUSED static const unsigned char rt_trap[] = {0x00, 0x00, 0x20,
-                                                  0xd4}; /* brk #0 */
-RT_UNUSED static const unsigned char rt_foreign[] = {0x3f, 0x20, 0x03,
-                                                     0xd5}; /* yield */
-#elif defined(__riscv) && __riscv_xlen == 64
-RT_UNUSED static const unsigned char rt_nop[] = {0x13, 0x00, 0x00, 0x00};
-RT_UNUSED static const unsigned char rt_trap[] = {0x73, 0x00, 0x10,
-                                                  0x00}; /* ebreak */
-/* addi x0, x0, 1: writes x0, so also a no-op */
-RT_UNUSED static const unsigned char rt_foreign[] = {0x13, 0x00, 0x10, 0x00};
-#else
-#error "no runtime test facts for this architecture"
+#if !defined(EXPECT_SITE_NOP) || !defined(EXPECT_SITE_TRAP) ||               \
+    !defined(EXPECT_SITE_FOREIGN)
+#error "compile with %expect-cflags: the arch's expected bytes (arch.json)"
 #endif
+/* The site: the patch-width NOP. */
+RT_UNUSED static const unsigned char rt_nop[] = {EXPECT_SITE_NOP};
+/* What trap mode writes over it (on x86 int3 over byte 0: bytes 1..4 of the
+ * NOP stay). */
+RT_UNUSED static const unsigned char rt_trap[] = {EXPECT_SITE_TRAP};
+/* Bytes of the site's width that are harmless to execute but no site
+ * encoding the runtime accepts. */
+RT_UNUSED static const unsigned char rt_foreign[] = {EXPECT_SITE_FOREIGN};
 #define RT_SITE_SIZE sizeof rt_nop
 
 static int rt_failures;

@@ -61,10 +61,9 @@ sys.dont_write_bytecode = True
 import toolchains  # noqa: E402
 
 arch = params["arch"]
-arch_file = os.path.join(repo, "arches", arch, "arch.cmake")
+arch_file = toolchains.arch_file(repo, arch)
 if not os.path.exists(arch_file):
-    known = sorted(os.path.basename(os.path.dirname(p))
-                   for p in glob.glob(os.path.join(repo, "arches", "*", "arch.cmake")))
+    known = toolchains.arch_names(repo)
     lit_config.fatal(f"unknown arch {arch!r}; arches/ has {', '.join(known)}")
 facts = toolchains.parse_arch(arch_file)
 triple = facts["triple"]

@@ -14,6 +14,7 @@
 #include "errors.h"
 #include "hex_text.h"
 #include "internal.h"
+#include "isa.h"
 #include "machdep.h"
 #include "patch.h"
 #include "xsdt/argeval.h"
@@ -44,7 +45,7 @@ struct SiteRecord {
   int prot = 0;
   // What the site held when it was enabled; its size is where execution
   // resumes after a hit.
-  const machdep::SiteEncoding *encoding = nullptr;
+  const SiteEncoding *encoding = nullptr;
   std::string provider, name, args, object;
   xsdt_probe_info info{};
   int argc = 0;
@@ -245,11 +246,11 @@ void dispatch(const SiteRecord *r, void *uc) {
 
 void on_sigtrap(int sig, siginfo_t *si, void *uc) {
   int saved_errno = errno;
-  std::uintptr_t site = machdep::site_from_trap_pc(machdep::context_pc(uc));
+  std::uintptr_t site = isa::site_from_trap_pc(machdep::context_pc(uc));
   if (const SiteRecord *r =
           find(g_enabled.load(std::memory_order_acquire), site)) {
     dispatch(r, uc);
-    machdep::set_context_pc(uc, site + r->encoding->size);
+    machdep::set_context_pc(uc, site + r->encoding->nop.size());
   } else if (SdtTrapHook hook = g_sdt_trap_hook.load(std::memory_order_acquire);
              std::uintptr_t resume = hook ? hook(site) : 0) {
     // An SDT site: trap mode, or a jump being written (see sdt_runtime.cpp).
@@ -394,15 +395,11 @@ void flush_runs(const std::vector<PageRun> &runs,
 enum class Stage : unsigned char { kOld, kHead, kTail, kNew };
 
 // The trap written over a site's head during the trap-first protocol.
-const machdep::SiteEncoding &trap_encoding() {
-  const machdep::SiteEncoding *encodings;
-  machdep::site_encodings(&encodings);
-  return encodings[0];
-}
+const SiteEncoding &trap_encoding() { return isa::site_encodings()[0]; }
 
 // The bytes a write's site holds at a stage.
 void bytes_at(const CodeWrite &w, Stage stage, unsigned char *out) {
-  const machdep::SiteEncoding &trap = trap_encoding();
+  const SiteEncoding &trap = trap_encoding();
   switch (stage) {
   case Stage::kOld:
     std::memcpy(out, w.from, w.size);
@@ -413,7 +410,7 @@ void bytes_at(const CodeWrite &w, Stage stage, unsigned char *out) {
   case Stage::kHead:
   case Stage::kTail:
     std::memcpy(out, stage == Stage::kHead ? w.from : w.to, w.size);
-    std::memcpy(out, trap.trap, trap.trap_size);
+    std::memcpy(out, trap.trap.data(), trap.trap.size());
     return;
   }
 }
@@ -485,7 +482,7 @@ bool serialize(PatchFailure *failure) {
 // each got, for the rollback.
 bool write_sites(const std::vector<CodeWrite> &writes,
                  std::vector<Stage> &stages, PatchFailure *failure) {
-  const machdep::SiteEncoding &trap = trap_encoding();
+  const SiteEncoding &trap = trap_encoding();
   bool trap_first = false;
   for (std::size_t i = 0; i < writes.size(); ++i) {
     const CodeWrite &w = writes[i];
@@ -506,8 +503,8 @@ bool write_sites(const std::vector<CodeWrite> &writes,
       count(g_patch_counters.sites_written);
       continue;
     }
-    std::size_t head_word = atomic_word(w.addr, w.addr + trap.trap_size);
-    if (!machdep::jump_needs_trap_first() || trap.trap_size >= w.size ||
+    std::size_t head_word = atomic_word(w.addr, w.addr + trap.trap.size());
+    if (!isa::jump_needs_trap_first() || trap.trap.size() >= w.size ||
         !head_word) {
       char text[120];
       std::snprintf(text, sizeof text,
@@ -522,7 +519,7 @@ bool write_sites(const std::vector<CodeWrite> &writes,
     // resumes it as the caller published.
     unsigned char head[kMaxSiteBytes];
     bytes_at(w, Stage::kHead, head);
-    store_word(w.addr, head, 0, trap.trap_size, head_word);
+    store_word(w.addr, head, 0, trap.trap.size(), head_word);
     stages[i] = Stage::kHead;
     trap_first = true;
   }
@@ -539,7 +536,7 @@ bool write_sites(const std::vector<CodeWrite> &writes,
       return false;
     // Behind the trap nothing executes these bytes: plain byte stores.
     auto *site = reinterpret_cast<unsigned char *>(w.addr);
-    for (std::size_t b = trap.trap_size; b < w.size; ++b)
+    for (std::size_t b = trap.trap.size(); b < w.size; ++b)
       __atomic_store_n(site + b, w.to[b], __ATOMIC_RELAXED);
     stages[i] = Stage::kTail;
   }
@@ -551,8 +548,8 @@ bool write_sites(const std::vector<CodeWrite> &writes,
     const CodeWrite &w = writes[i];
     if (!verify(w, Stage::kTail, failure))
       return false;
-    store_word(w.addr, w.to, 0, trap.trap_size,
-               atomic_word(w.addr, w.addr + trap.trap_size));
+    store_word(w.addr, w.to, 0, trap.trap.size(),
+               atomic_word(w.addr, w.addr + trap.trap.size()));
     stages[i] = Stage::kNew;
     count(g_patch_counters.sites_written);
   }
@@ -639,49 +636,47 @@ namespace {
 CodeWrite trap_write(const SiteRecord &r, bool arm, std::size_t tag) {
   CodeWrite w;
   w.addr = r.site;
-  w.size = r.encoding->size;
-  std::memcpy(w.from, r.encoding->nop, w.size);
-  std::memcpy(w.to, r.encoding->nop, w.size);
-  std::memcpy(arm ? w.to : w.from, r.encoding->trap, r.encoding->trap_size);
+  w.size = r.encoding->nop.size();
+  std::memcpy(w.from, r.encoding->nop.data(), w.size);
+  std::memcpy(w.to, r.encoding->nop.data(), w.size);
+  std::memcpy(arm ? w.to : w.from, r.encoding->trap.data(),
+              r.encoding->trap.size());
   w.prot = r.prot;
   w.tag = tag;
   return w;
 }
 
 // Whether the site holds `head` followed by the rest of the encoding's NOP.
-bool holds(std::uintptr_t site, const machdep::SiteEncoding &encoding,
+bool holds(std::uintptr_t site, const SiteEncoding &encoding,
            const unsigned char *head) {
   auto *p = reinterpret_cast<const unsigned char *>(site);
-  std::size_t n = encoding.trap_size;
+  std::size_t n = encoding.trap.size();
   return std::memcmp(p, head, n) == 0 &&
-         std::memcmp(p + n, encoding.nop + n, encoding.size - n) == 0;
+         std::memcmp(p + n, encoding.nop.data() + n, encoding.nop.size() - n) ==
+             0;
 }
 
 bool holds_trap(const SiteRecord &r) {
-  return holds(r.site, *r.encoding, r.encoding->trap);
+  return holds(r.site, *r.encoding, r.encoding->trap.data());
 }
 
 // The encoding the site holds now, or null for foreign bytes.
-const machdep::SiteEncoding *match_encoding(std::uintptr_t site) {
-  const machdep::SiteEncoding *encodings;
-  std::size_t n = machdep::site_encodings(&encodings);
-  for (std::size_t i = 0; i < n; ++i)
-    if (std::memcmp(reinterpret_cast<const void *>(site), encodings[i].nop,
-                    encodings[i].size) == 0)
-      return &encodings[i];
+const SiteEncoding *match_encoding(std::uintptr_t site) {
+  for (const SiteEncoding &encoding : isa::site_encodings())
+    if (std::memcmp(reinterpret_cast<const void *>(site), encoding.nop.data(),
+                    encoding.nop.size()) == 0)
+      return &encoding;
   return nullptr;
 }
 
 // "0f 1f 44 00 00 (5-byte nopl) or 90 (1-byte nop (sys/sdt.h))".
 std::string expected_encodings() {
-  const machdep::SiteEncoding *encodings;
-  std::size_t n = machdep::site_encodings(&encodings);
   std::string text;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i)
+  for (const SiteEncoding &encoding : isa::site_encodings()) {
+    if (!text.empty())
       text += " or ";
-    text += hex_bytes(encodings[i].nop, encodings[i].size) + " (" +
-            encodings[i].what + ")";
+    text += hex_bytes(encoding.nop.data(), encoding.nop.size()) + " (" +
+            encoding.what + ")";
   }
   return text;
 }
@@ -812,9 +807,7 @@ int enable_impl(const char *pattern, xsdt_probe_handler handler, void *user,
 
   // Check every site before touching any, so that a foreign site leaves
   // nothing patched.
-  const machdep::SiteEncoding *encodings;
-  machdep::site_encodings(&encodings);
-  const std::size_t longest = encodings[0].size;
+  const std::size_t longest = isa::site_encodings()[0].nop.size();
   for (SiteRecord *r : fresh) {
     r->encoding = match_encoding(r->site);
     if (!r->encoding)
@@ -877,7 +870,7 @@ int disable_impl(const char *pattern, xsdt_error *err) {
                   "probe %s at %#lx: expected the trap, found %s",
                   probe_name(*r).c_str(), static_cast<unsigned long>(r->site),
                   hex_bytes(reinterpret_cast<const unsigned char *>(r->site),
-                            r->encoding->size)
+                            r->encoding->nop.size())
                       .c_str());
   std::vector<CodeWrite> writes;
   for (std::size_t i = 0; i < going.size(); ++i)

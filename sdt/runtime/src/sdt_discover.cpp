@@ -9,6 +9,7 @@
 #include "elf_file.h"
 #include "hex_text.h"
 #include "internal.h"
+#include "isa.h"
 #include "machdep.h"
 #include "sdt_record_format.h"
 
@@ -167,7 +168,7 @@ private:
       s.site = site;
       s.target = target;
       s.def = def_by_probe_.at(probe);
-      s.prot = segment_with(image_.segments, site, machdep::jump_site_size(),
+      s.prot = segment_with(image_.segments, site, isa::jump_site_size(),
                             PROT_EXEC)
                    ->prot;
       sites_.push_back(std::move(s));
@@ -178,8 +179,8 @@ private:
   // Why the record cannot be patched, or "".
   std::string site_problem(std::uintptr_t site, std::uintptr_t target,
                            std::uintptr_t probe) const {
-    const std::size_t size = machdep::jump_site_size();
-    const std::size_t align = machdep::jump_site_align();
+    const std::size_t size = isa::jump_site_size();
+    const std::size_t align = isa::jump_site_align();
     const SdtSegment *code =
         segment_with(image_.segments, site, size, PROT_EXEC);
     if (!code)
@@ -195,7 +196,7 @@ private:
       return "site " + hex_number(site) + " is not " + std::to_string(align) +
              "-byte aligned";
     unsigned char jump[kMaxSiteSize];
-    if (size > sizeof jump || !machdep::encode_jump(site, target, jump))
+    if (size > sizeof jump || !isa::encode_jump(site, target, jump))
       return "target " + hex_number(target) +
              " is out of the jump's reach from " + hex_number(site);
     if (!def_by_probe_.count(probe))
@@ -206,9 +207,9 @@ private:
         return "site " + hex_number(site) +
                " is in an execute-only segment: its bytes cannot be checked";
       const auto *bytes = reinterpret_cast<const unsigned char *>(site);
-      if (std::memcmp(bytes, machdep::jump_site_nop(), size) != 0)
+      if (std::memcmp(bytes, isa::jump_site_nop(), size) != 0)
         return "site " + hex_number(site) + " holds " + hex_bytes(bytes, size) +
-               ", not the NOP " + hex_bytes(machdep::jump_site_nop(), size);
+               ", not the NOP " + hex_bytes(isa::jump_site_nop(), size);
     }
     return {};
   }

@@ -26,6 +26,7 @@
 #include "errors.h"
 #include "hex_text.h"
 #include "internal.h"
+#include "isa.h"
 #include "machdep.h"
 #include "patch.h"
 
@@ -559,13 +560,12 @@ bool enabled_at(const SdtProbeEntry &p, std::uintptr_t site) {
 
 // The bytes a site holds when enabled in mode.
 bool enabled_bytes(xsdt_mode mode, const EnabledSite &s, unsigned char *out) {
-  const std::size_t size = machdep::jump_site_size();
+  const std::size_t size = isa::jump_site_size();
   if (mode == XSDT_MODE_JUMP)
-    return machdep::encode_jump(s.site, s.target, out);
-  const machdep::SiteEncoding *encodings;
-  machdep::site_encodings(&encodings);
-  std::memcpy(out, machdep::jump_site_nop(), size);
-  std::memcpy(out, encodings[0].trap, encodings[0].trap_size);
+    return isa::encode_jump(s.site, s.target, out);
+  const SiteEncoding &trap = isa::site_encodings()[0];
+  std::memcpy(out, isa::jump_site_nop(), size);
+  std::memcpy(out, trap.trap.data(), trap.trap.size());
   return true;
 }
 
@@ -586,9 +586,9 @@ void forget_unloaded(const std::vector<SdtProbeEntry *> &loaded) {
       enabled_bytes(p->mode, s, bytes);
       present =
           std::memcmp(reinterpret_cast<const void *>(s.site), bytes,
-                      machdep::jump_site_size()) == 0 ||
+                      isa::jump_site_size()) == 0 ||
           std::memcmp(reinterpret_cast<const void *>(s.site),
-                      machdep::jump_site_nop(), machdep::jump_site_size()) != 0;
+                      isa::jump_site_nop(), isa::jump_site_size()) != 0;
     }
     if (present) {
       still.push_back(p);
@@ -634,18 +634,18 @@ void refresh() {
   std::vector<RegisteredSite> sites;
   std::vector<int> counts(probes.size(), 0); // valid sites per definition
   std::vector<std::string> invalid = std::move(found.invalid);
-  const std::size_t size = machdep::jump_site_size();
+  const std::size_t size = isa::jump_site_size();
   for (const SdtSite &s : found.sites) {
     SdtProbeEntry *p = probes.at(s.def);
     const auto *bytes = reinterpret_cast<const unsigned char *>(s.site);
     if (patched && !enabled_at(*p, s.site) &&
-        std::memcmp(bytes, machdep::jump_site_nop(), size) != 0) {
+        std::memcmp(bytes, isa::jump_site_nop(), size) != 0) {
       char where[64];
       std::snprintf(where, sizeof where, "%#lx", addr(s.site));
       invalid.push_back((p->object.empty() ? "(main program)" : p->object) +
                         ": site " + where + " of probe " + p->id + " holds " +
                         hex_bytes(bytes, size) + ", not the NOP " +
-                        hex_bytes(machdep::jump_site_nop(), size));
+                        hex_bytes(isa::jump_site_nop(), size));
       continue;
     }
     ++counts[s.def];
@@ -768,7 +768,7 @@ bool start(xsdt_error *err) {
   // Jump sites wider than one store need every thread serialized between
   // the protocol's steps (x86): without that, only trap mode is safe.
   g_jump_ok =
-      !machdep::jump_needs_trap_first() || machdep::serialize_all_threads();
+      !isa::jump_needs_trap_first() || machdep::serialize_all_threads();
   g_start_errno = errno;
   set_sdt_trap_hook(resume_after_trap);
   g_started = true;
@@ -842,7 +842,7 @@ int enable_impl(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
     p->batch = g_batch;
   std::vector<Target> targets;
   std::vector<CodeWrite> writes;
-  const std::size_t size = machdep::jump_site_size();
+  const std::size_t size = isa::jump_site_size();
   for (const RegisteredSite &s : reg.sites) {
     if (s.probe->batch != g_batch)
       continue;
@@ -851,7 +851,7 @@ int enable_impl(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
     w.size = size;
     w.prot = s.prot;
     w.tag = targets.size();
-    std::memcpy(w.from, machdep::jump_site_nop(), size);
+    std::memcpy(w.from, isa::jump_site_nop(), size);
     targets.push_back(Target{s.probe, EnabledSite{s.site, s.target, s.prot}});
     if (!enabled_bytes(how, targets.back().site, w.to))
       return fail(err, XSDT_ERR_INTERNAL,
@@ -862,7 +862,7 @@ int enable_impl(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
 
   // A trap at a site resumes at its out-of-line block: trap mode, and the
   // trap-first protocol's trap while a jump to that block is written.
-  const bool traps = how == XSDT_MODE_TRAP || machdep::jump_needs_trap_first();
+  const bool traps = how == XSDT_MODE_TRAP || isa::jump_needs_trap_first();
   if (traps && !writes.empty()) {
     if (install_sigtrap_handler(err) != 0)
       return -1;
@@ -919,7 +919,7 @@ int disable_impl(const char *pattern, xsdt_error *err) {
 
   std::vector<Target> targets;
   std::vector<CodeWrite> writes;
-  const std::size_t size = machdep::jump_site_size();
+  const std::size_t size = isa::jump_site_size();
   bool jumps = false;
   for (SdtProbeEntry *p : going) {
     jumps = jumps || p->mode == XSDT_MODE_JUMP;
@@ -930,7 +930,7 @@ int disable_impl(const char *pattern, xsdt_error *err) {
       w.prot = s.prot;
       w.tag = targets.size();
       enabled_bytes(p->mode, s, w.from); // in reach: it was written so
-      std::memcpy(w.to, machdep::jump_site_nop(), size);
+      std::memcpy(w.to, isa::jump_site_nop(), size);
       targets.push_back(Target{p, s});
       writes.push_back(w);
     }
@@ -939,7 +939,7 @@ int disable_impl(const char *pattern, xsdt_error *err) {
   // While a jump is turned back into the NOP, a trap at it skips the site.
   // Trap-mode sites keep their entries (resume at the block) until their
   // traps are gone.
-  const bool protocol = jumps && machdep::jump_needs_trap_first();
+  const bool protocol = jumps && isa::jump_needs_trap_first();
   std::vector<TrapEntry> skips;
   if (protocol)
     for (const Target &t : targets)

@@ -4,6 +4,7 @@
 // id, type, count and function name is written from the definitions and
 // sites below, never taken from the discovery's own output.
 #include "internal.h"
+#include "isa.h"
 #include "machdep.h"
 
 #include <xsdt/sdt.h>
@@ -30,6 +31,7 @@ using xsdt::rt::SdtProbeDef;
 using xsdt::rt::SdtSegment;
 using xsdt::rt::SdtSite;
 namespace machdep = xsdt::rt::machdep;
+namespace isa = xsdt::rt::isa;
 
 // The sites below are never enabled here, but their out-of-line paths call
 // xsdt_sdt_fire, so the link needs one. Weak: when libxsdt provides its
@@ -120,15 +122,10 @@ namespace {
 // sdt/runtime/CMakeLists.txt, the default module of this binary's probes.
 constexpr const char *kModule = "xsdt_sdt_discover_test";
 
-// The arch's SDT site NOP (facts sheet §4), written out independently of
-// machdep for the messages the tests expect.
-#if defined(__x86_64__) || defined(__i386__)
-constexpr const char *kNopText = "0f 1f 44 00 00";
-#elif defined(__aarch64__)
-constexpr const char *kNopText = "1f 20 03 d5";
-#elif defined(__riscv)
-constexpr const char *kNopText = "13 00 00 00";
-#endif
+// The arch's SDT site NOP (facts sheet §4) as arches/<arch>/arch.json
+// writes it ("expect": {"site_nop"}), independently of the descriptor, for
+// the messages the tests expect: sdt/runtime/CMakeLists.txt passes it in.
+constexpr const char *kNopText = XSDT_TEST_SITE_NOP;
 
 std::string hex(std::uintptr_t value) {
   char buf[32];
@@ -317,7 +314,7 @@ TEST(SdtDiscover, SameResultWithoutCheckingBytes) {
 TEST(SdtDiscover, SitesHoldTheNopAndDistinctValidTargets) {
   SdtDiscovery d = discover_sdt(true);
   std::map<std::string, std::size_t> by_id = own_probes(d);
-  const std::size_t size = machdep::jump_site_size();
+  const std::size_t size = isa::jump_site_size();
   std::set<std::uintptr_t> sites, targets;
   std::size_t own = 0;
   for (const SdtSite &s : d.sites) {
@@ -327,20 +324,34 @@ TEST(SdtDiscover, SitesHoldTheNopAndDistinctValidTargets) {
     ++own;
     SCOPED_TRACE(d.probes[s.def].id + " site " + hex(s.site));
     EXPECT_EQ(std::memcmp(reinterpret_cast<const void *>(s.site),
-                          machdep::jump_site_nop(), size),
+                          isa::jump_site_nop(), size),
               0);
-    EXPECT_EQ(s.site % machdep::jump_site_align(), 0u);
+    EXPECT_EQ(s.site % isa::jump_site_align(), 0u);
     EXPECT_TRUE(s.prot & PROT_EXEC);
     EXPECT_TRUE(s.prot & PROT_READ);
     EXPECT_FALSE(s.target >= s.site && s.target < s.site + size);
     unsigned char jump[16];
-    EXPECT_TRUE(machdep::encode_jump(s.site, s.target, jump));
+    EXPECT_TRUE(isa::encode_jump(s.site, s.target, jump));
     EXPECT_TRUE(sites.insert(s.site).second);
     EXPECT_TRUE(targets.insert(s.target).second) << "shared target";
   }
   // 2 packet__sent, 1 translated, 2 two__funcs, 2 twice__in__one,
   // 1 untyped, 1 seven, 1 odd___name.
   EXPECT_EQ(own, 10u);
+}
+
+// The descriptor's NOP is the one arch.json writes down.
+TEST(SdtDiscover, TheNopIsTheArchsOwn) {
+  const std::size_t size = isa::jump_site_size();
+  std::string text;
+  char buf[4];
+  for (std::size_t i = 0; i < size; ++i) {
+    std::snprintf(buf, sizeof buf, i ? " %02x" : "%02x",
+                  isa::jump_site_nop()[i]);
+    text += buf;
+  }
+  EXPECT_EQ(text, kNopText);
+  EXPECT_EQ(size, std::size_t{XSDT_TEST_SITE_SIZE});
 }
 
 TEST(SdtDiscover, SitesLieInTheirFunctions) {
@@ -390,8 +401,8 @@ public:
   Forge() {
     std::memset(&g_forged, 0, sizeof g_forged);
     for (std::size_t at : {std::size_t{0}, std::size_t{16}, std::size_t{32}})
-      std::memcpy(g_forged.code + at, machdep::jump_site_nop(),
-                  machdep::jump_site_size());
+      std::memcpy(g_forged.code + at, isa::jump_site_nop(),
+                  isa::jump_site_size());
     image_.object = kLabel;
     image_.label = kLabel;
     image_.module = "libforged.so";
@@ -540,11 +551,11 @@ TEST(SdtDiscoverForged, SitesInTwoFunctionsLeaveTheFunctionEmpty) {
 TEST(SdtDiscoverForged, BytesThatAreNotTheNop) {
   Forge f;
   f.simple_definition(0);
-  std::memset(g_forged.code + 16, 0x90, machdep::jump_site_size());
+  std::memset(g_forged.code + 16, 0x90, isa::jump_site_size());
   std::uintptr_t record =
       f.site(Forge::code(16), Forge::code(48), Forge::probe(0));
   std::string found = "90";
-  for (std::size_t i = 1; i < machdep::jump_site_size(); ++i)
+  for (std::size_t i = 1; i < isa::jump_site_size(); ++i)
     found += " 90";
   SdtDiscovery d = f.run(true);
   EXPECT_EQ(joined(d.invalid),
@@ -627,19 +638,18 @@ TEST(SdtDiscoverForged, TargetOutOfReach) {
 }
 
 TEST(SdtDiscoverForged, MisalignedSite) {
-  if (machdep::jump_site_align() == 1)
+  if (isa::jump_site_align() == 1)
     GTEST_SKIP() << "sites need no alignment on this arch";
   Forge f;
   f.simple_definition(0);
-  std::memcpy(g_forged.code + 2, machdep::jump_site_nop(),
-              machdep::jump_site_size());
+  std::memcpy(g_forged.code + 2, isa::jump_site_nop(), isa::jump_site_size());
   std::uintptr_t record =
       f.site(Forge::code(2), Forge::code(48), Forge::probe(0));
   SdtDiscovery d = f.run();
   EXPECT_EQ(joined(d.invalid),
             site_message(0, record,
                          "site " + hex(Forge::code(2)) + " is not " +
-                             std::to_string(machdep::jump_site_align()) +
+                             std::to_string(isa::jump_site_align()) +
                              "-byte aligned"));
 }
 
@@ -793,7 +803,7 @@ TEST(SdtDiscoverForged, GarbageNeverCrashes) {
     for (const SdtSite &s : d.sites) {
       ASSERT_LT(s.def, d.probes.size());
       EXPECT_GE(s.site, Forge::code(0));
-      EXPECT_LE(s.site + machdep::jump_site_size(), Forge::code(64));
+      EXPECT_LE(s.site + isa::jump_site_size(), Forge::code(64));
     }
     accepted_sites += d.sites.size();
   }

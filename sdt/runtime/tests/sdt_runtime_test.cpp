@@ -1,9 +1,10 @@
 // Host tests of the SDT(9) part of libxsdt: probes defined here with
 // <xsdt/sdt.h>, enabled in jump and trap mode, hit, disabled. Expected
 // values come from the probe call sites; expected bytes from the arch's
-// machdep encodings.
+// descriptor, held against the copy its arch.json writes down.
 #include "xsdt/sdt-runtime.h"
 
+#include "isa.h"
 #include "machdep.h"
 
 #include <xsdt/sdt.h>
@@ -27,6 +28,7 @@
 #include <vector>
 
 namespace machdep = xsdt::rt::machdep;
+namespace isa = xsdt::rt::isa;
 
 // libxsdt repeats the probe object's layout (it is built without this
 // header's include path): both must agree.
@@ -92,14 +94,19 @@ __attribute__((noinline)) void fire_untyped() {
 
 } // extern "C"
 
-#if defined(__x86_64__)
-// A hand-made site record whose site does not hold the NOP (five 1-byte
-// nops, FreeBSD's restore): registration must reject it, enable must never
-// write it.
+// A hand-made site record whose site does not hold the NOP but bytes
+// 0xff, which are no arch's NOP and no jump: registration must reject it,
+// enable must never write it. The site is as wide as the arch's
+// (XSDT_TEST_SITE_SIZE, from its arch.json) and lies in .text, where the
+// checks want it, but nothing ever executes it or its target.
+#define XSDT_TEST_STR_(x) #x
+#define XSDT_TEST_STR(x) XSDT_TEST_STR_(x)
+#define XSDT_TEST_BAD_BYTES                                                    \
+  ".fill " XSDT_TEST_STR(XSDT_TEST_SITE_SIZE) ", 1, 0xff"
 __asm__(".pushsection .text\n"
         ".balign 16\n"
-        "xsdt_test_bad_site: .byte 0x90, 0x90, 0x90, 0x90, 0x90\n"
-        "xsdt_test_bad_target: ret\n"
+        "xsdt_test_bad_site: " XSDT_TEST_BAD_BYTES "\n"
+        "xsdt_test_bad_target: .fill 16, 1, 0xff\n"
         ".pushsection xsdt_sdt_sites,\"ao\",%progbits,xsdt_test_bad_site\n"
         ".balign 4\n"
         ".4byte xsdt_test_bad_site - .\n"
@@ -108,7 +115,6 @@ __asm__(".pushsection .text\n"
         ".popsection\n"
         ".popsection\n");
 extern "C" const unsigned char xsdt_test_bad_site[];
-#endif
 
 namespace {
 
@@ -196,24 +202,35 @@ std::string hex(const unsigned char *p, std::size_t n) {
   return s;
 }
 
-// The site holds exactly the arch's NOP.
+// The bytes as arch.json writes them: "0f 1f 44 00 00".
+std::string hex_text(const unsigned char *p, std::size_t n) {
+  std::string s = hex(p, n);
+  if (!s.empty())
+    s.pop_back();
+  return s;
+}
+
+// The site holds exactly the arch's NOP: the descriptor's, which is the
+// one arch.json writes down.
 ::testing::AssertionResult HoldsNop(std::uintptr_t site) {
-  const std::size_t n = machdep::jump_site_size();
+  const std::size_t n = isa::jump_site_size();
   const auto *bytes = reinterpret_cast<const unsigned char *>(site);
-  if (std::memcmp(bytes, machdep::jump_site_nop(), n) == 0)
+  if (std::memcmp(bytes, isa::jump_site_nop(), n) == 0 &&
+      hex_text(bytes, n) == XSDT_TEST_SITE_NOP)
     return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
          << "site holds " << hex(bytes, n) << "not the NOP "
-         << hex(machdep::jump_site_nop(), n);
+         << hex(isa::jump_site_nop(), n) << "(arch.json: " XSDT_TEST_SITE_NOP
+         << ")";
 }
 
 // The site holds a jump to target.
 ::testing::AssertionResult HoldsJump(const Site &s) {
   std::uintptr_t target = 0;
   const auto *bytes = reinterpret_cast<const unsigned char *>(s.site);
-  if (!machdep::decode_jump(s.site, bytes, &target))
+  if (!isa::decode_jump(s.site, bytes, &target))
     return ::testing::AssertionFailure()
-           << "site holds " << hex(bytes, machdep::jump_site_size())
+           << "site holds " << hex(bytes, isa::jump_site_size())
            << "not a jump";
   if (target != s.target)
     return ::testing::AssertionFailure()
@@ -221,19 +238,21 @@ std::string hex(const unsigned char *p, std::size_t n) {
   return ::testing::AssertionSuccess();
 }
 
-// The site holds the arch's trap over the head of the NOP.
+// The site holds the arch's trap over the head of the NOP: the
+// descriptor's, which is what arch.json writes down.
 ::testing::AssertionResult HoldsTrap(std::uintptr_t site) {
-  const machdep::SiteEncoding *encodings;
-  machdep::site_encodings(&encodings);
+  const xsdt::SiteEncoding &encoding = isa::site_encodings()[0];
   unsigned char want[16];
-  const std::size_t n = machdep::jump_site_size();
-  std::memcpy(want, machdep::jump_site_nop(), n);
-  std::memcpy(want, encodings[0].trap, encodings[0].trap_size);
+  const std::size_t n = isa::jump_site_size();
+  std::memcpy(want, isa::jump_site_nop(), n);
+  std::memcpy(want, encoding.trap.data(), encoding.trap.size());
   const auto *bytes = reinterpret_cast<const unsigned char *>(site);
-  if (std::memcmp(bytes, want, n) == 0)
+  if (std::memcmp(bytes, want, n) == 0 &&
+      hex_text(bytes, n) == XSDT_TEST_SITE_TRAP)
     return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
-         << "site holds " << hex(bytes, n) << "not the trap " << hex(want, n);
+         << "site holds " << hex(bytes, n) << "not the trap " << hex(want, n)
+         << "(arch.json: " XSDT_TEST_SITE_TRAP << ")";
 }
 
 xsdt_patch_stats stats() {
@@ -292,7 +311,6 @@ TEST(SdtRuntime, ListsProbes) {
   }
 }
 
-#if defined(__x86_64__)
 TEST(SdtRuntime, InvalidRecordIsReportedAndNeverWritten) {
   std::vector<std::string> messages;
   xsdt_error err;
@@ -303,7 +321,15 @@ TEST(SdtRuntime, InvalidRecordIsReportedAndNeverWritten) {
       &messages, &err);
   ASSERT_EQ(n, 1) << err.message;
   ASSERT_EQ(messages.size(), 1u);
-  EXPECT_NE(messages[0].find("90 90 90 90 90"), std::string::npos)
+  const std::size_t size = isa::jump_site_size();
+  ASSERT_EQ(size, std::size_t{XSDT_TEST_SITE_SIZE});
+  std::string bad_text = "ff";
+  for (std::size_t i = 1; i < size; ++i)
+    bad_text += " ff";
+  EXPECT_NE(messages[0].find(bad_text), std::string::npos) << messages[0];
+  EXPECT_NE(
+      messages[0].find(std::string(", not the NOP ") + XSDT_TEST_SITE_NOP),
+      std::string::npos)
       << messages[0];
   EXPECT_TRUE(sites_of("srt", "badsite").empty());
   const xsdt_sdt_probe_info *p = probe_named("srt", "badsite");
@@ -314,12 +340,11 @@ TEST(SdtRuntime, InvalidRecordIsReportedAndNeverWritten) {
   ASSERT_EQ(xsdt_sdt_enable("srt:::badsite", XSDT_MODE_JUMP, record, &h, &err),
             1)
       << err.message;
-  const unsigned char five_nops[] = {0x90, 0x90, 0x90, 0x90, 0x90};
-  EXPECT_EQ(std::memcmp(xsdt_test_bad_site, five_nops, 5), 0);
+  const std::vector<unsigned char> ffs(size, 0xff);
+  EXPECT_EQ(std::memcmp(xsdt_test_bad_site, ffs.data(), size), 0);
   ASSERT_EQ(xsdt_sdt_disable("srt:::badsite", &err), 1) << err.message;
-  EXPECT_EQ(std::memcmp(xsdt_test_bad_site, five_nops, 5), 0);
+  EXPECT_EQ(std::memcmp(xsdt_test_bad_site, ffs.data(), size), 0);
 }
-#endif
 
 // ---- Bytes and values, both modes
 // ------------------------------------------------
@@ -402,7 +427,7 @@ TEST_P(ModeTest, ManySitesOnePageRun) {
   std::vector<Site> sites = sites_of("srt", "multi");
   ASSERT_GE(sites.size(), 4u);
   const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  const std::uintptr_t last = sites.back().site + machdep::jump_site_size() - 1;
+  const std::uintptr_t last = sites.back().site + isa::jump_site_size() - 1;
   ASSERT_EQ(sites.front().site / page, last / page)
       << "fire_multi's sites should share a page";
 
@@ -416,8 +441,7 @@ TEST_P(ModeTest, ManySitesOnePageRun) {
   EXPECT_EQ(enabled.icache_flushes - before.icache_flushes, 1u);
   EXPECT_EQ(enabled.sites_written - before.sites_written, sites.size());
   // The trap-first protocol serializes three times per batch, not per site.
-  const bool protocol =
-      mode == XSDT_MODE_JUMP && machdep::jump_needs_trap_first();
+  const bool protocol = mode == XSDT_MODE_JUMP && isa::jump_needs_trap_first();
   EXPECT_EQ(enabled.serializations - before.serializations, protocol ? 3u : 0u);
   for (const Site &s : sites)
     EXPECT_TRUE(mode == XSDT_MODE_JUMP ? HoldsJump(s) : HoldsTrap(s.site));
@@ -580,8 +604,8 @@ TEST(SdtRuntime, UnexpectedBytesLeaveEverythingAlone) {
   const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
   void *start = reinterpret_cast<void *>(sites[2].site & ~(page - 1));
   ASSERT_EQ(mprotect(start, 2 * page, PROT_READ | PROT_WRITE | PROT_EXEC), 0);
-  const unsigned char saved = third[machdep::jump_site_size() - 1];
-  third[machdep::jump_site_size() - 1] = 0x01;
+  const unsigned char saved = third[isa::jump_site_size() - 1];
+  third[isa::jump_site_size() - 1] = 0x01;
   ASSERT_EQ(mprotect(start, 2 * page, PROT_READ | PROT_EXEC), 0);
 
   for (xsdt_mode mode : {XSDT_MODE_JUMP, XSDT_MODE_TRAP}) {
@@ -602,7 +626,7 @@ TEST(SdtRuntime, UnexpectedBytesLeaveEverythingAlone) {
   }
 
   ASSERT_EQ(mprotect(start, 2 * page, PROT_READ | PROT_WRITE | PROT_EXEC), 0);
-  third[machdep::jump_site_size() - 1] = saved;
+  third[isa::jump_site_size() - 1] = saved;
   ASSERT_EQ(mprotect(start, 2 * page, PROT_READ | PROT_EXEC), 0);
   EXPECT_TRUE(HoldsNop(sites[2].site));
 }

@@ -16,12 +16,10 @@ enum class CompiledKind : std::uint8_t { Register, Memory, Immediate };
 
 inline constexpr int kRegisterFileSize = 33;
 
-// Registers indexed by the DWARF numbers that lookup_register() assigns:
-//   x86-64  0 rax 1 rdx 2 rcx 3 rbx 4 rsi 5 rdi 6 rbp 7 rsp 8..15 r8..r15
-//           16 rip
-//   i386    0 eax 1 ecx 2 edx 3 ebx 4 esp 5 ebp 6 esi 7 edi 8 eip
-//   aarch64 0..30 x0..x30, 31 sp
-//   riscv64 0..31 x0..x31 (x0 reads as 0)
+// Registers indexed by the DWARF numbers of the arch's register table (its
+// descriptor; each arches/<arch>/descriptor.cpp lists its numbering), which
+// its machdep fill_registers() follows. 33 covers every arch so far; a port
+// with more integer registers raises it.
 struct RegisterFile {
   std::uint64_t regs[kRegisterFileSize];
 };

@@ -1,8 +1,9 @@
 // xsdt_argspec: parser for stapsdt argument specs (`[-]SIZE[f]@OPERAND`) on
-// x86-64, i386, AArch64 and RISC-V 64, and the check that a parsed location
-// lies in the portable subset every major consumer (gdb, libbpf, bcc,
-// bpftrace) decodes: integer register, register + constant displacement,
-// immediate.
+// every arch of arches/, and the check that a parsed location lies in the
+// portable subset every major consumer (gdb, libbpf, bcc, bpftrace) decodes:
+// integer register, register + constant displacement, immediate. The
+// generic spec layer is here; each arch's registers and operand grammar are
+// in its descriptor (xsdt/arch_port.h).
 //
 // The parser accepts everything compilers print for inline-asm operands
 // through sys/sdt.h, including forms no tracer can decode without symbol
@@ -23,12 +24,22 @@
 
 namespace xsdt {
 
-enum class Arch { X86_64, I386, AArch64, RiscV64 };
+struct ArchDescriptor; // xsdt/arch_port.h: what a port defines
 
-// Accepts "x86_64", "x86-64", "amd64", "i386", "i686", "aarch64", "arm64",
-// "riscv64".
-std::optional<Arch> parse_arch(std::string_view name);
-// The canonical name: "x86_64", "i386", "aarch64", "riscv64".
+// An architecture: a handle on its descriptor. The host tools find one by
+// name through xsdt/arch_registry.h; libxsdt knows its own.
+class Arch {
+public:
+  constexpr explicit Arch(const ArchDescriptor &descriptor) noexcept
+      : descriptor_(&descriptor) {}
+  const ArchDescriptor &descriptor() const noexcept { return *descriptor_; }
+  bool operator==(const Arch &) const = default;
+
+private:
+  const ArchDescriptor *descriptor_;
+};
+
+// The canonical name: the arch's directory under arches/.
 std::string_view arch_name(Arch arch);
 
 enum class RegisterClass {

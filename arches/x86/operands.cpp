@@ -4,9 +4,10 @@
 //   disp(%base,%index,scale)   memory; every part but the parentheses optional
 //   sym(%rip) sym@GOTOFF(%ecx) symbolic displacements
 //   %fs:disp(...)              segment-relative (needs the segment base)
-#include "operands.h"
+#include "x86/x86.h"
 
-namespace xsdt::detail {
+namespace xsdt::x86 {
+using namespace detail;
 namespace {
 
 bool is_segment(std::string_view name) {
@@ -25,13 +26,16 @@ RegisterInfo address_register(Lexer &lx, Arch arch, bool is_index) {
   bool pc = reg.cls == RegisterClass::ProgramCounter;
   if (reg.cls != RegisterClass::General && !(pc && !is_index))
     fail("register cannot address memory", token, at);
-  if (pc && arch == Arch::I386)
-    fail("i386 has no PC-relative addressing", token, at);
+  const int word_bits = arch.descriptor().word_bits;
+  if (pc && word_bits == 32)
+    fail(std::string(arch_name(arch)) + " has no PC-relative addressing", token,
+         at);
   if (reg.bit_width != 64 && reg.bit_width != 32)
     fail("address registers are 64 or 32 bits wide", token, at);
-  if (arch == Arch::I386 && reg.bit_width != 32)
-    fail("i386 address registers are 32 bits wide", token, at);
-  if (is_index && reg.dwarf == (arch == Arch::I386 ? 4 : 7))
+  if (word_bits == 32 && reg.bit_width != 32)
+    fail(std::string(arch_name(arch)) + " address registers are 32 bits wide",
+         token, at);
+  if (is_index && (reg.full_name == "rsp" || reg.full_name == "esp"))
     fail("the stack pointer cannot be an index register", token, at);
   return reg;
 }
@@ -81,7 +85,7 @@ void parse_memory(Lexer &lx, Arch arch, ArgLocation &loc) {
 
 } // namespace
 
-void parse_x86_operand(Lexer &lx, Arch arch, ArgLocation &loc) {
+void parse_operand(Lexer &lx, Arch arch, ArgLocation &loc) {
   if (lx.eat('$')) {
     if (lx.done())
       lx.fail_here("missing immediate after '$'");
@@ -114,4 +118,11 @@ void parse_x86_operand(Lexer &lx, Arch arch, ArgLocation &loc) {
   parse_memory(lx, arch, loc);
 }
 
-} // namespace xsdt::detail
+std::optional<std::string> memory_violation(const ArgLocation &loc) {
+  if (loc.index)
+    return "index register %" + loc.index->name + " in " + loc.operand +
+           ": libbpf before 1.7 and bcc reject SIB forms";
+  return std::nullopt;
+}
+
+} // namespace xsdt::x86

@@ -3,9 +3,10 @@
 //   42  -7                      immediates
 //   -88(s0)  (a0)               base + offset
 //   %lo(sym)(a5)  sym           symbolic, relocation functions
-#include "operands.h"
+#include "riscv64/riscv64.h"
 
-namespace xsdt::detail {
+namespace xsdt::riscv64 {
+using namespace detail;
 namespace {
 
 // Register-shaped names (x32, a8, t7, fs12) must not be read as symbols.
@@ -23,13 +24,13 @@ bool looks_like_register(std::string_view word) {
 }
 
 // `(reg)` after an offset or on its own.
-void parse_base(Lexer &lx, ArgLocation &loc) {
+void parse_base(Lexer &lx, Arch arch, ArgLocation &loc) {
   lx.expect('(', "'('");
   std::size_t at = lx.at();
   std::string_view name = lx.take_word();
   if (name.empty())
     lx.fail_here("expected a base register");
-  RegisterInfo base = require_register(Arch::RiscV64, name, at);
+  RegisterInfo base = require_register(arch, name, at);
   if (base.cls == RegisterClass::Vector)
     fail("a floating-point register cannot address memory", name, at);
   set_base(loc, base);
@@ -49,17 +50,17 @@ void parse_relocation(Lexer &lx) {
 
 } // namespace
 
-void parse_riscv64_operand(Lexer &lx, ArgLocation &loc) {
+void parse_operand(Lexer &lx, Arch arch, ArgLocation &loc) {
   char c = lx.peek();
   if (c == '(') {
-    parse_base(lx, loc);
+    parse_base(lx, arch, loc);
     lx.expect_end();
     return;
   }
   if (c == '%') {
     parse_relocation(lx);
     if (lx.peek() == '(')
-      parse_base(lx, loc);
+      parse_base(lx, arch, loc);
     lx.expect_end();
     mark_symbolic(loc, "needs symbol resolution");
     return;
@@ -68,7 +69,7 @@ void parse_riscv64_operand(Lexer &lx, ArgLocation &loc) {
     std::size_t mark = lx.mark();
     std::size_t at = lx.at();
     std::string_view word = lx.take_word();
-    if (auto reg = lookup_register(Arch::RiscV64, word)) {
+    if (auto reg = lookup_register(arch, word)) {
       lx.expect_end();
       loc.kind = LocationKind::Register;
       set_base(loc, *reg);
@@ -82,7 +83,7 @@ void parse_riscv64_operand(Lexer &lx, ArgLocation &loc) {
   }
   Expression value = lex_expression(lx);
   if (lx.peek() == '(') {
-    parse_base(lx, loc);
+    parse_base(lx, arch, loc);
     loc.displacement = value.value;
     loc.has_displacement = true;
   } else {
@@ -95,4 +96,4 @@ void parse_riscv64_operand(Lexer &lx, ArgLocation &loc) {
     mark_symbolic(loc, "needs symbol resolution");
 }
 
-} // namespace xsdt::detail
+} // namespace xsdt::riscv64

@@ -4,9 +4,10 @@
 //   [x1]  [sp, 16]  [x29, #-8]  base + offset
 //   [x1, x2]  [x1, w2, sxtw #2] register offset (index)
 //   [x0, #:lo12:sym]  :lo12:sym symbolic, relocation operators
-#include "operands.h"
+#include "aarch64/aarch64.h"
 
-namespace xsdt::detail {
+namespace xsdt::aarch64 {
+using namespace detail;
 namespace {
 
 // Names shaped like registers must never be read as symbols: `x31` is a
@@ -65,12 +66,12 @@ int parse_extend(Lexer &lx) {
   return 1 << (amount[0] - '0');
 }
 
-void parse_memory(Lexer &lx, ArgLocation &loc) {
+void parse_memory(Lexer &lx, Arch arch, ArgLocation &loc) {
   lx.expect('[', "'['");
   lx.skip_spaces();
   std::size_t at = lx.at();
   std::string_view name = lx.take_word();
-  RegisterInfo base = require_register(Arch::AArch64, name, at);
+  RegisterInfo base = require_register(arch, name, at);
   if (base.cls != RegisterClass::General || base.bit_width != 64)
     fail("a base register is an x register or sp", name, at);
   loc.kind = LocationKind::Memory;
@@ -90,7 +91,7 @@ void parse_memory(Lexer &lx, ArgLocation &loc) {
       std::size_t mark = lx.mark();
       std::size_t index_at = lx.at();
       std::string_view word = lx.take_word();
-      if (auto index = lookup_register(Arch::AArch64, word)) {
+      if (auto index = lookup_register(arch, word)) {
         if (index->cls != RegisterClass::General || index->dwarf == 31)
           fail("an index register is an x or w register", word, index_at);
         set_index(loc, *index, parse_extend(lx));
@@ -111,10 +112,10 @@ void parse_memory(Lexer &lx, ArgLocation &loc) {
 
 } // namespace
 
-void parse_aarch64_operand(Lexer &lx, ArgLocation &loc) {
+void parse_operand(Lexer &lx, Arch arch, ArgLocation &loc) {
   char c = lx.peek();
   if (c == '[') {
-    parse_memory(lx, loc);
+    parse_memory(lx, arch, loc);
     return;
   }
   if (lx.eat('#')) {
@@ -129,7 +130,7 @@ void parse_aarch64_operand(Lexer &lx, ArgLocation &loc) {
   } else if (!loc.hash_immediate && is_ident_start(c)) {
     std::size_t mark = lx.mark();
     std::string_view word = lx.take_word();
-    if (auto reg = lookup_register(Arch::AArch64, word)) {
+    if (auto reg = lookup_register(arch, word)) {
       loc.kind = LocationKind::Register;
       set_base(loc, *reg);
     } else {
@@ -142,4 +143,4 @@ void parse_aarch64_operand(Lexer &lx, ArgLocation &loc) {
   lx.expect_end();
 }
 
-} // namespace xsdt::detail
+} // namespace xsdt::aarch64

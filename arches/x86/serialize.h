@@ -1,5 +1,5 @@
-// How the x86 machdep files (x86_64, and i386 by including this file)
-// serialize every thread of the process between the steps of the
+// How the x86 machdep files (x86_64 and i386 both name this shared
+// directory) serialize every thread of the process between the steps of the
 // trap-first patching protocol (sdt/runtime/src/patch.h).
 #ifndef XSDT_ARCH_X86_SERIALIZE_H
 #define XSDT_ARCH_X86_SERIALIZE_H

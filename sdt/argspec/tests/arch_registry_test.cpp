@@ -1,0 +1,143 @@
+// The registry of arches (xsdt/arch_registry.h), generated from
+// arches/*/arch.json: every arch is found by its name, its aliases and its
+// ELF machine and class, and nothing else is found.
+#include "argspec_testing.h"
+#include "xsdt/arch_registry.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xsdt {
+namespace {
+
+using tests::has;
+
+// Every name and alias of every arch.
+std::vector<std::string> all_names() {
+  std::vector<std::string> names;
+  for (Arch arch : all_arches()) {
+    names.emplace_back(arch_name(arch));
+    for (std::string_view alias : arch_aliases(arch))
+      names.emplace_back(alias);
+  }
+  return names;
+}
+
+bool registered(const std::string &name) {
+  for (const std::string &n : all_names())
+    if (n == name)
+      return true;
+  return false;
+}
+
+TEST(Registry, ArchesInDirectoryOrder) {
+  ASSERT_FALSE(all_arches().empty());
+  // The order of arches/<arch>/ names: the fuzzers' selector bytes (and
+  // sdt/fuzz/make_seeds.py) count on it.
+  for (std::size_t i = 1; i < all_arches().size(); ++i)
+    EXPECT_LT(arch_name(all_arches()[i - 1]), arch_name(all_arches()[i]))
+        << "arches " << i - 1 << " and " << i;
+}
+
+TEST(Registry, NoNameIsTakenTwice) {
+  std::set<std::string> seen;
+  for (const std::string &name : all_names())
+    EXPECT_TRUE(seen.insert(name).second)
+        << "'" << name << "' names two arches, or one twice";
+}
+
+TEST(Registry, UnknownNames) {
+  EXPECT_EQ(parse_arch(""), std::nullopt);
+  EXPECT_EQ(parse_arch("mips"), std::nullopt);
+  EXPECT_EQ(parse_arch("no-such-arch"), std::nullopt);
+  for (const std::string &name : all_names()) {
+    std::string upper = name;
+    for (char &c : upper)
+      if (c >= 'a' && c <= 'z')
+        c = static_cast<char>(c - 'a' + 'A');
+    if (!registered(upper)) {
+      EXPECT_EQ(parse_arch(upper), std::nullopt) << upper;
+    }
+    EXPECT_EQ(parse_arch(name + " "), std::nullopt) << name;
+    EXPECT_EQ(parse_arch(" " + name), std::nullopt) << name;
+    const std::string shorter = name.substr(0, name.size() - 1);
+    if (!registered(shorter)) {
+      EXPECT_EQ(parse_arch(shorter), std::nullopt) << shorter;
+    }
+  }
+}
+
+TEST(Registry, UnknownElfMachines) {
+  for (bool elf64 : {false, true}) {
+    EXPECT_EQ(arch_for_elf(0, elf64), std::nullopt) << "EM_NONE";
+    EXPECT_EQ(arch_for_elf(0xffff, elf64), std::nullopt);
+  }
+}
+
+// An arch the registry does not hold (a copy of one it does) has no
+// aliases and no name.
+TEST(Registry, UnregisteredArch) {
+  static ArchDescriptor stranger = all_arches()[0].descriptor();
+  stranger.name = "stranger";
+  EXPECT_TRUE(arch_aliases(Arch(stranger)).empty());
+  EXPECT_EQ(parse_arch("stranger"), std::nullopt);
+  EXPECT_NE(arch_for_elf(stranger.elf_machine, stranger.elf64), Arch(stranger));
+}
+
+// ---- Per arch -------------------------------------------------------------
+
+class RegistryEntry : public ::testing::TestWithParam<Arch> {};
+
+INSTANTIATE_TEST_SUITE_P(Arches, RegistryEntry,
+                         ::testing::ValuesIn(all_arches()),
+                         tests::arch_param_name);
+
+TEST_P(RegistryEntry, NameRoundTrips) {
+  const Arch arch = GetParam();
+  const std::string name(arch_name(arch));
+  EXPECT_EQ(name, arch.descriptor().name);
+  EXPECT_EQ(parse_arch(name), arch) << name;
+}
+
+TEST_P(RegistryEntry, AliasesRoundTrip) {
+  const Arch arch = GetParam();
+  for (std::string_view alias : arch_aliases(arch)) {
+    EXPECT_FALSE(alias.empty()) << arch_name(arch) << ": an empty alias";
+    EXPECT_NE(alias, arch_name(arch)) << arch_name(arch);
+    EXPECT_EQ(parse_arch(alias), arch) << arch_name(arch) << ": " << alias;
+  }
+}
+
+TEST_P(RegistryEntry, ElfMachineAndClassFindIt) {
+  const Arch arch = GetParam();
+  const ArchDescriptor &d = arch.descriptor();
+  EXPECT_EQ(arch_for_elf(d.elf_machine, d.elf64), arch)
+      << arch_name(arch) << ": elf_machine " << d.elf_machine << ", elf64 "
+      << d.elf64;
+  // The other class of the same machine is another arch's or none.
+  auto other = arch_for_elf(d.elf_machine, !d.elf64);
+  if (other) {
+    EXPECT_NE(*other, arch);
+    EXPECT_EQ(other->descriptor().elf64, !d.elf64);
+  }
+}
+
+TEST_P(RegistryEntry, NamesTextListsIt) {
+  const Arch arch = GetParam();
+  const std::string text = arch_names_text();
+  std::string entry(arch_name(arch));
+  if (!arch_aliases(arch).empty()) {
+    entry += " (";
+    for (std::size_t i = 0; i < arch_aliases(arch).size(); ++i)
+      entry += (i ? ", " : "") + std::string(arch_aliases(arch)[i]);
+    entry += ")";
+  }
+  EXPECT_TRUE(has(text, entry)) << "'" << entry << "' not in '" << text << "'";
+}
+
+} // namespace
+} // namespace xsdt
