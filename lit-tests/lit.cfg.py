@@ -12,7 +12,6 @@
 #   tools      directory of the lit suite's native tools (lit-tests/tools)
 #   llvm_bin   directory holding FileCheck, not and count
 #   work_dir   where the cell's binaries and the build cache go
-import glob
 import json
 import os
 import re
@@ -56,52 +55,26 @@ except implementations.ImplementationError as error:
     lit_config.fatal(str(error))
 cell = f"{impl['name']}.{arch}.{compiler}.{opt.lstrip('-')}.{link}"
 
-# The arch's data file (docs/porting.md): its traits are lit features, its
-# "expect" facts the tests' own copy of the ISA's bytes, kept apart from
-# libxsdt's tables so that the tests check the library and do not echo it.
-arch_json = os.path.join(repo, "arches", arch, "arch.json")
+# The arch's data file (docs/porting.md, ci/arch_facts.py): its traits are
+# lit features, its "expect" facts the tests' own copy of the ISA's bytes,
+# kept apart from libxsdt's tables so that the tests check the library and do
+# not echo it.
+sys.path.insert(0, os.path.join(repo, "ci"))
+sys.dont_write_bytecode = True
+import arch_facts  # noqa: E402
+
 try:
-    with open(arch_json) as f:
-        arch_facts = json.load(f)
-except OSError as error:
-    lit_config.fatal(f"toolchain {params['toolchain']}: arch {arch!r} has no data file "
-                     f"{arch_json}: {error.strerror}")
-except json.JSONDecodeError as error:
-    lit_config.fatal(f"{arch_json}: not JSON: {error}")
-
-
-def arch_fact(*keys, kind=str, default=None):
-    """arch.json's value at keys (a path into nested objects), of the kind
-    given; a missing one is `default` when there is one, else fatal."""
-    value = arch_facts
-    for key in keys:
-        value = value.get(key) if isinstance(value, dict) else None
-    if value is None and default is not None:
-        return default
-    if not isinstance(value, kind) or (kind is list and
-                                      not all(isinstance(v, str) for v in value)):
-        lit_config.fatal(f"{arch_json}: \"{'.'.join(keys)}\" is missing or not a "
-                         f"{'list of strings' if kind is list else kind.__name__}")
-    return value
-
-
-def byte_string(*keys):
-    """An "expect" byte sequence ("0f 1f 44 00 00"), checked for its form."""
-    value = arch_fact("expect", *keys)
-    if not re.fullmatch(r"[0-9a-f]{2}( [0-9a-f]{2})*", value):
-        lit_config.fatal(f"{arch_json}: \"expect.{'.'.join(keys)}\" is not hex bytes "
-                         f"separated by spaces: {value!r}")
-    return value
-
-
-traits = arch_fact("traits", kind=list, default=[])
-if toolchain["emulator"]:
-    traits = traits + arch_fact("emulated_traits", kind=list, default=[])
-expect = {key: byte_string(key) for key in ("site_nop", "site_trap", "site_foreign",
-                                            "sys_sdt_site", "sys_sdt_trap")}
-for key in ("site_trap", "site_foreign"):
-    if len(expect[key]) != len(expect["site_nop"]):
-        lit_config.fatal(f"{arch_json}: expect.{key} is not as long as expect.site_nop")
+    facts = arch_facts.load(repo, arch)
+    traits = facts.traits(emulated=bool(toolchain["emulator"]))
+    features = traits + facts.derived_features()
+    expect = facts.all_expect_bytes()
+    foreign_error = facts.fact("expect", "foreign_error")
+    flush_syscall = facts.fact("expect", "icache_flush_syscall", kind=int, default=-1)
+    declared_model = facts.fact("data_model")
+    declared_char_signed = facts.fact("char_signed", kind=bool)
+except arch_facts.ArchFactsError as error:
+    lit_config.fatal(f"toolchain {params['toolchain']}: {error}")
+arch_json = facts.path
 config.test_exec_root = os.path.join(params["work_dir"], cell)
 tools = params["tools"]
 
@@ -168,52 +141,26 @@ build = f"{build_tool} --"
 # %trait-prefixes a FileCheck prefix per trait (COHERENT-ICACHE, ...; use
 # --allow-unused-prefixes). First in the list: lit applies substitutions in
 # order.
-
-
-def c_bytes(text):
-    return ",".join(f"0x{b}" for b in text.split())
-
-
-def shell_quote(text):
-    return "'" + text.replace("'", "'\\''") + "'"
-
-
-expect_cflags = [f"-DEXPECT_{key.upper()}={c_bytes(expect[key])}"
+expect_cflags = [f"-DEXPECT_{key.upper()}={arch_facts.c_initializer(expect[key])}"
                  for key in ("site_nop", "site_trap", "site_foreign")]
-flush_syscall = arch_fact("expect", "icache_flush_syscall", kind=int, default=-1)
 if flush_syscall >= 0:
     expect_cflags.append(f"-DEXPECT_ICACHE_FLUSH_SYSCALL={flush_syscall}")
-for trait in traits:
-    if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", trait):
-        lit_config.fatal(f"{arch_json}: trait {trait!r} is not lower-case words joined by -")
-    expect_cflags.append(f"-DTRAIT_{trait.upper().replace('-', '_')}")
+expect_cflags += [f"-DTRAIT_{trait.upper().replace('-', '_')}" for trait in traits]
 # %sys-sdt-cflags: SystemTap's <sys/sdt.h> (systemtap-sdt-dev), for tests
-# that build sys/sdt.h sites whatever the implementation under test. Debian
-# installs it in the host's multiarch include directory, which must not be
-# on a cross compiler's path (its other headers are the host's): a private
-# directory holds links to sdt.h and sdt-config.h alone.
-sys_sdt_include = os.path.join(config.test_exec_root, "sys-sdt-include")
-sys_sdt_dir = next((d for d in ["/usr/include"] + sorted(glob.glob("/usr/include/*-linux-gnu*"))
-                    if os.path.exists(os.path.join(d, "sys", "sdt.h"))), None)
-if sys_sdt_dir is None:
+# that build sys/sdt.h sites whatever the implementation under test.
+sys_sdt_include = arch_facts.sys_sdt_include(config.test_exec_root)
+if sys_sdt_include is None:
     lit_config.warning("sys/sdt.h not found under /usr/include (install systemtap-sdt-dev): "
                        "the tests of sys/sdt.h sites fail to compile")
-else:
-    os.makedirs(os.path.join(sys_sdt_include, "sys"), exist_ok=True)
-    for header in ("sdt.h", "sdt-config.h"):
-        target = os.path.join(sys_sdt_dir, "sys", header)
-        link = os.path.join(sys_sdt_include, "sys", header)
-        if os.path.exists(target) and os.path.realpath(link) != os.path.realpath(target):
-            fresh = f"{link}.{os.getpid()}"
-            os.symlink(target, fresh)
-            os.replace(fresh, link)
+    sys_sdt_include = os.path.join(config.test_exec_root, "sys-sdt-include")
+shell_quote = arch_facts.shell_quote
 
 config.substitutions[0:0] = [
     ("%sys-sdt-cflags", f"-I{sys_sdt_include}"),
     ("%expect-site-nop", shell_quote(expect["site_nop"])),
     ("%expect-site-trap", shell_quote(expect["site_trap"])),
     ("%expect-site-foreign", shell_quote(expect["site_foreign"])),
-    ("%expect-foreign-error", shell_quote(arch_fact("expect", "foreign_error"))),
+    ("%expect-foreign-error", shell_quote(foreign_error)),
     ("%expect-sys-sdt-site", shell_quote(expect["sys_sdt_site"])),
     ("%expect-sys-sdt-trap", shell_quote(expect["sys_sdt_trap"])),
     ("%expect-cflags", " ".join(expect_cflags)),
@@ -376,12 +323,11 @@ else:
 char_sign = "CHAR-UNSIGNED" if "__CHAR_UNSIGNED__" in macros else "CHAR-SIGNED"
 # The port's data file must say the same: a wrong data_model or char_signed
 # would go unnoticed until a program of that arch misbehaves.
-declared_model = arch_fact("data_model")
-declared_sign = "CHAR-SIGNED" if arch_fact("char_signed", kind=bool) else "CHAR-UNSIGNED"
+declared_sign = "CHAR-SIGNED" if declared_char_signed else "CHAR-UNSIGNED"
 if (data_model, char_sign) != (declared_model, declared_sign):
     lit_config.fatal(f"{cc} defines {data_model} and {char_sign.lower()} char, but {arch_json} "
                      f"says data_model {declared_model!r} and char_signed "
-                     f"{arch_facts.get('char_signed')!r}: the arch's data or the toolchain "
+                     f"{declared_char_signed!r}: the arch's data or the toolchain "
                      f"(triple {toolchain['triple']}) is wrong")
 config.substitutions += [("%data-model", data_model), ("%char-sign", char_sign)]
 
@@ -402,7 +348,7 @@ config.available_features.update({
     data_model.lower(),
     char_sign.lower(),
     "emulated" if toolchain["emulator"] else "native",
-    *traits,
+    *features,
 })
 
 # lit scrubs the environment: FileCheck and friends come from llvm_bin.

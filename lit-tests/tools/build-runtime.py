@@ -30,7 +30,7 @@ import tempfile
 
 
 def arch_dirs(repo, arch):
-    """arches/ARCH and the directories its arch.json shares (arches/x86)."""
+    """arches/ARCH and the directories its arch.json "shares" names."""
     with open(os.path.join(repo, "arches", arch, "arch.json")) as f:
         shares = json.load(f).get("shares", [])
     return [os.path.join(repo, "arches", d) for d in [arch] + shares]

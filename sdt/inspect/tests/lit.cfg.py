@@ -3,7 +3,7 @@
 # Parameters (lit --param NAME=VALUE; sdt/inspect/CMakeLists.txt passes
 # them, one ctest test per lit run):
 #   inspect   the xsdt-inspect binary under test
-#   arch      an arch of arches/<arch>/arch.cmake: the target that the
+#   arch      an arch of arches/<arch>/arch.json: the target that the
 #             tests' ELF inputs are compiled for
 #   llvm_bin  the directory holding FileCheck and count
 #   work_dir  where this run's Output directories go
@@ -12,16 +12,12 @@
 # every arch, and ctest inspect.<arch> runs per-arch/ with --param
 # arch=<arch>: those tests compile their inputs with that arch's gcc
 # (%cc-gcc) and clang (%cc-clang) at test time. A per-arch test is written
-# once and reads the same for every arch; it names an arch only where the
-# arch is its subject (the bytes of the patch NOP, the site and the specs
-# that sys/sdt.h emits, a jump's reach), as a FileCheck prefix
-# (--check-prefix=%arch) or a lit feature (REQUIRES: arch-riscv64).
-# The other way, per-arch substitutions (%cc-gcc-aarch64, ...) that every
-# test uses in turn, would write each RUN line four times, and a fifth arch
-# would be an edit of every test. Here a new arches/<arch>/arch.cmake brings
-# its own ctest inspect.<arch>, and each test whose expectations name arches
-# fails for it (FileCheck finds no check lines for its prefix) until someone
-# writes down what that arch must give.
+# once and reads the same for every arch: what differs between arches comes
+# from the arch's data file, arches/<arch>/arch.json (ci/arch_facts.py), as
+# substitutions (%expect-site-nop, the bytes the porter wrote down from the
+# architecture manual) and lit features (its traits: REQUIRES:
+# jump-reach-1mib), never from an arch name. A new arch brings its own ctest
+# inspect.<arch> and runs every per-arch test with its own facts.
 # The tests whose subject is not the arch (the command line, parse-arg,
 # listing, relocatable objects, damaged files, malformed SDT records) are in
 # arch-independent/ and run once (ctest inspect.arch-independent): their ELF
@@ -30,7 +26,6 @@
 # Exit codes are exact: 0 ok, 1 violations, 2 usage errors or unreadable
 # input. A RUN line fails on any other status than 0, and %expect-exit CODE
 # (expect-exit.sh) demands CODE, so that a crash cannot pass for a failure.
-import glob
 import os
 import shutil
 import sys
@@ -54,21 +49,28 @@ for required in ("inspect", "arch", "llvm_bin", "work_dir"):
 config.test_exec_root = params["work_dir"]
 os.makedirs(config.test_exec_root, exist_ok=True)
 
-# The arch's facts, read as ci/toolchains.py reads them (imported without
-# writing a ci/__pycache__ into the source tree).
+# The arch's facts (imported without writing a ci/__pycache__ into the
+# source tree).
 sys.path.insert(0, os.path.join(repo, "ci"))
 sys.dont_write_bytecode = True
+import arch_facts  # noqa: E402
 import toolchains  # noqa: E402
 
 arch = params["arch"]
-arch_file = toolchains.arch_file(repo, arch)
-if not os.path.exists(arch_file):
+if arch not in toolchains.arch_names(repo):
     known = toolchains.arch_names(repo)
     lit_config.fatal(f"unknown arch {arch!r}; arches/ has {', '.join(known)}")
-facts = toolchains.parse_arch(arch_file)
-triple = facts["triple"]
+try:
+    facts = arch_facts.load(repo, arch)
+    described = toolchains.parse_arch(facts.path)
+    # The inspector runs natively: the traits of an emulated run do not apply.
+    features = facts.features(emulated=False)
+    expect = facts.all_expect_bytes()
+except (arch_facts.ArchFactsError, ValueError) as error:
+    lit_config.fatal(str(error))
+triple = described["triple"]
 # The arch that runs natively (no emulator) builds with the host's gcc.
-packages = " ".join((["gcc"] if not facts["emulator"] else []) + facts["packages"])
+packages = " ".join((["gcc"] if not described["emulator"] else []) + described["packages"])
 
 # Every tool the tests run, found now: a missing one is an error that stops
 # the run (lit exits 2), never a test skipped or passed. The compilers come
@@ -95,24 +97,11 @@ objcopy = require([f"{triple}-objcopy"], packages)
 for tool in ("FileCheck", "count"):
     require([tool], "llvm-14-tools (or pass --param llvm_bin=DIR)", llvm_path)
 
-# sys/sdt.h (systemtap-sdt-dev) is in the host's multiarch include
-# directory, which the cross compilers do not search, beside host headers
-# that must not shadow theirs: a private directory holds links to it alone.
-sys_sdt = next((d for d in ["/usr/include"] + sorted(glob.glob("/usr/include/*-linux-gnu*"))
-                if os.path.exists(os.path.join(d, "sys", "sdt.h"))), None)
-sys_sdt_include = os.path.join(config.test_exec_root, "sys-sdt-include")
-if sys_sdt is None:
+# sys/sdt.h (systemtap-sdt-dev), alone in a private include directory.
+sys_sdt_include = arch_facts.sys_sdt_include(config.test_exec_root)
+if sys_sdt_include is None:
     lit_config.error("sys/sdt.h not found under /usr/include: install systemtap-sdt-dev")
-else:
-    os.makedirs(os.path.join(sys_sdt_include, "sys"), exist_ok=True)
-    for header in ("sdt.h", "sdt-config.h"):
-        target = os.path.join(sys_sdt, "sys", header)
-        link = os.path.join(sys_sdt_include, "sys", header)
-        if os.path.exists(target) and os.path.realpath(link) != os.path.realpath(target):
-            # A fresh link renamed over the old one: other runs may read it.
-            fresh = f"{link}.{os.getpid()}"
-            os.symlink(target, fresh)
-            os.replace(fresh, link)
+    sys_sdt_include = os.path.join(config.test_exec_root, "sys-sdt-include")
 
 config.substitutions += [
     ("%expect-exit", f"sh {config.test_source_root}/expect-exit.sh"),
@@ -127,8 +116,13 @@ config.substitutions += [
     ("%objcopy", objcopy),
     ("%python", sys.executable),
     ("%arch", arch),
+    # The arch's expected bytes (FileCheck -DNOP=%expect-site-nop) and the
+    # number of bytes in a site (%expect-site-size) and in sys/sdt.h's.
+    ("%expect-site-nop", arch_facts.shell_quote(expect["site_nop"])),
+    ("%expect-site-size", str(arch_facts.byte_count(expect["site_nop"]))),
+    ("%expect-sys-sdt-size", str(arch_facts.byte_count(expect["sys_sdt_site"]))),
 ]
-config.available_features.add(f"arch-{arch}")
+config.available_features.update(features)
 
 # lit scrubs the environment: FileCheck and count come from llvm_bin.
 config.environment["PATH"] = llvm_path

@@ -1,0 +1,166 @@
+"""What the test suites take from an arch's data file, arches/<arch>/arch.json.
+
+The lit configurations (lit-tests/lit.cfg.py, sdt/inspect/tests/lit.cfg.py)
+and ci/port-status read an arch's traits and its expected bytes here, so
+that each rule about the file is written once. docs/porting.md lists the
+fields.
+
+  * traits are lit features: a test gates on `jump-trap-first` or
+    `icache-flush-syscall`, never on an arch name. "emulated_traits" apply
+    only when the cell runs under an emulator (a QEMU bug, say). Some
+    features are derived from the expected bytes rather than declared (see
+    derived_features), so that the data file cannot contradict itself.
+  * "expect" is the tests' own copy of the ISA's bytes, written down by the
+    porter from the architecture manual, apart from libxsdt's tables, so
+    that the tests check the library and do not echo it.
+"""
+import glob
+import json
+import os
+import re
+
+# The byte sequences of "expect" every arch gives, and their meaning.
+EXPECT_BYTES = {
+    "site_nop": "the patch NOP at every xsdt site",
+    "site_trap": "the site's bytes while a probe is enabled in trap mode",
+    "site_foreign": "a NOP of the same size that is not the site NOP",
+    "sys_sdt_site": "the NOP that <sys/sdt.h> emits at its sites",
+    "sys_sdt_trap": "the trap a tracer writes over a <sys/sdt.h> site",
+}
+TRAIT_FORM = r"[a-z0-9]+(-[a-z0-9]+)*"
+BYTES_FORM = r"[0-9a-f]{2}( [0-9a-f]{2})*"
+
+
+class ArchFactsError(ValueError):
+    """arch.json is missing, is not JSON, or a field has the wrong form."""
+
+
+class ArchFacts:
+    """One arch's data file, checked field by field as it is asked."""
+
+    def __init__(self, path, data):
+        self.path = path
+        self.name = os.path.basename(os.path.dirname(os.path.abspath(path)))
+        self.data = data
+
+    def fact(self, *keys, kind=str, default=None):
+        """The value at keys (a path into nested objects), of the kind given.
+
+        A missing value is `default` when there is one; otherwise, or when
+        the value has another kind, ArchFactsError names the field.
+        """
+        value = self.data
+        for key in keys:
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is None and default is not None:
+            return default
+        well_formed = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+        if kind is list:
+            well_formed = well_formed and all(isinstance(v, str) for v in value)
+        if not well_formed:
+            expected = "list of strings" if kind is list else kind.__name__
+            raise ArchFactsError(f"{self.path}: \"{'.'.join(keys)}\" is missing or not a "
+                                 f"{expected}")
+        return value
+
+    def expect_bytes(self, key):
+        """An "expect" byte sequence ("0f 1f 44 00 00"), checked for its form."""
+        value = self.fact("expect", key)
+        if not re.fullmatch(BYTES_FORM, value):
+            raise ArchFactsError(f"{self.path}: \"expect.{key}\" is not hex bytes separated "
+                                 f"by spaces: {value!r}")
+        return value
+
+    def all_expect_bytes(self):
+        """Every sequence of EXPECT_BYTES, with the trap and the foreign NOP
+        as long as the site NOP (what a site holds in turn)."""
+        expect = {key: self.expect_bytes(key) for key in EXPECT_BYTES}
+        for key in ("site_trap", "site_foreign"):
+            if len(expect[key]) != len(expect["site_nop"]):
+                raise ArchFactsError(f"{self.path}: expect.{key} is not as long as "
+                                     "expect.site_nop")
+        return expect
+
+    def traits(self, emulated):
+        """The declared traits, with the emulated ones when emulated."""
+        traits = self.fact("traits", kind=list, default=[])
+        if emulated:
+            traits = traits + self.fact("emulated_traits", kind=list, default=[])
+        for trait in traits:
+            if not re.fullmatch(TRAIT_FORM, trait):
+                raise ArchFactsError(f"{self.path}: trait {trait!r} is not lower-case words "
+                                     "joined by -")
+        return traits
+
+    def derived_features(self):
+        """Features that follow from the expected bytes:
+
+        sys-sdt-site-is-patch-nop  <sys/sdt.h>'s site NOP is the patch NOP
+                                   (one NOP instruction of one size)
+        """
+        expect = self.all_expect_bytes()
+        features = []
+        if expect["sys_sdt_site"] == expect["site_nop"]:
+            features.append("sys-sdt-site-is-patch-nop")
+        return features
+
+    def features(self, emulated):
+        return self.traits(emulated) + self.derived_features()
+
+
+def load(repo, arch):
+    """The facts of repo/arches/<arch>/arch.json; ArchFactsError says why not."""
+    path = os.path.join(repo, "arches", arch, "arch.json")
+    return load_file(path)
+
+
+def load_file(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as error:
+        raise ArchFactsError(f"{path}: cannot read: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise ArchFactsError(f"{path}: not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ArchFactsError(f"{path}: not a JSON object")
+    return ArchFacts(path, data)
+
+
+def byte_count(byte_string):
+    """How many bytes "0f 1f 44 00 00" names."""
+    return len(byte_string.split())
+
+
+def c_initializer(byte_string):
+    """"0f 1f" as a C initializer list: 0x0f,0x1f."""
+    return ",".join(f"0x{b}" for b in byte_string.split())
+
+
+def shell_quote(text):
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def sys_sdt_include(work_dir):
+    """A private include directory that holds SystemTap's <sys/sdt.h> alone,
+    or None when systemtap-sdt-dev is not installed.
+
+    Debian installs sys/sdt.h in the host's multiarch include directory,
+    which must not be on a cross compiler's path (its other headers are the
+    host's): the directory holds links to sdt.h and sdt-config.h only.
+    """
+    found = next((d for d in ["/usr/include"] + sorted(glob.glob("/usr/include/*-linux-gnu*"))
+                  if os.path.exists(os.path.join(d, "sys", "sdt.h"))), None)
+    if found is None:
+        return None
+    include = os.path.join(work_dir, "sys-sdt-include")
+    os.makedirs(os.path.join(include, "sys"), exist_ok=True)
+    for header in ("sdt.h", "sdt-config.h"):
+        target = os.path.join(found, "sys", header)
+        link = os.path.join(include, "sys", header)
+        if os.path.exists(target) and os.path.realpath(link) != os.path.realpath(target):
+            # A fresh link renamed over the old one: other runs may read it.
+            fresh = f"{link}.{os.getpid()}"
+            os.symlink(target, fresh)
+            os.replace(fresh, link)
+    return include
