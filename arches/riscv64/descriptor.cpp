@@ -48,9 +48,9 @@ bool decode_jump(std::uint64_t site, const unsigned char *in,
     insn |= static_cast<std::uint32_t>(in[i]) << (8 * i);
   if ((insn & 0xfffu) != 0x06fu) // jal with rd = x0
     return false;
-  std::uint32_t imm = (((insn >> 31) & 1u) << 20) |
-                      (((insn >> 21) & 0x3ffu) << 1) |
-                      (((insn >> 20) & 1u) << 11) | (((insn >> 12) & 0xffu) << 12);
+  std::uint32_t imm =
+      (((insn >> 31) & 1u) << 20) | (((insn >> 21) & 0x3ffu) << 1) |
+      (((insn >> 20) & 1u) << 11) | (((insn >> 12) & 0xffu) << 12);
   std::int64_t off = static_cast<std::int64_t>(imm);
   if (off & (std::int64_t{1} << 20))
     off -= std::int64_t{1} << 21;
@@ -91,8 +91,8 @@ const std::vector<RegisterInfo> &registers() {
 // libbpf reads the ABI names only (a0, not x10 or fp).
 std::optional<std::string> register_name_violation(const RegisterInfo &reg) {
   if (reg.name != reg.full_name)
-    return "register name " + reg.name +
-           ": libbpf accepts only the ABI name " + reg.full_name;
+    return "register name " + reg.name + ": libbpf accepts only the ABI name " +
+           reg.full_name;
   return std::nullopt;
 }
 

@@ -42,8 +42,8 @@ bool decode_jump(std::uint64_t site, const unsigned char *in,
   for (int i = 0; i < 4; ++i)
     r |= static_cast<std::uint32_t>(in[1 + i]) << (8 * i);
   *target = site + kJumpSize +
-            static_cast<std::uint64_t>(static_cast<std::int64_t>(
-                static_cast<std::int32_t>(r)));
+            static_cast<std::uint64_t>(
+                static_cast<std::int64_t>(static_cast<std::int32_t>(r)));
   return true;
 }
 

@@ -1,7 +1,7 @@
 // The spec layer: `[-]SIZE[f]@OPERAND` and space-separated argument lists.
 // The operand after '@' is the arch's (its descriptor's grammar).
-#include "xsdt/arch_port.h"
 #include "xsdt/argspec.h"
+#include "xsdt/arch_port.h"
 
 namespace xsdt {
 namespace detail {

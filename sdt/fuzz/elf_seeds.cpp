@@ -30,8 +30,7 @@ int main(int argc, char **argv) {
     std::vector<std::uint8_t> seed{std::istreambuf_iterator<char>(in),
                                    std::istreambuf_iterator<char>()};
     if (seed.empty()) {
-      std::fprintf(stderr, "elf_seeds: %s is empty\n",
-                   entry.path().c_str());
+      std::fprintf(stderr, "elf_seeds: %s is empty\n", entry.path().c_str());
       return 1;
     }
     auto options = xsdt::fuzz::TinyElfOptions::from_selector(seed[0]);

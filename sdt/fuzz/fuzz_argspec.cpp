@@ -1,7 +1,7 @@
 // Fuzzes the arg-spec parser: the input is one note's args string, parsed
-// in the grammar of every arch of the build, then checked for portability and described
-// as xsdt-inspect does. Beyond "no crash, no sanitizer report" it checks
-// what argspec.h promises: at most kMaxArgs specs, sizes 1/2/4/8, error
+// in the grammar of every arch of the build, then checked for portability and
+// described as xsdt-inspect does. Beyond "no crash, no sanitizer report" it
+// checks what argspec.h promises: at most kMaxArgs specs, sizes 1/2/4/8, error
 // positions inside the input, the same answer spec by spec as for the whole
 // string, and nothing symbolic inside the portable subset.
 #include "describe.h"

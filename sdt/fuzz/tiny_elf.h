@@ -33,9 +33,8 @@ struct TinyElfOptions {
     std::span<const Arch> arches = all_arches();
     TinyElfOptions o;
     o.is_64 = (selector & 1) != 0;
-    o.machine = arches[((selector >> 1) & 3) % arches.size()]
-                    .descriptor()
-                    .elf_machine;
+    o.machine =
+        arches[((selector >> 1) & 3) % arches.size()].descriptor().elf_machine;
     o.with_base = (selector & 8) == 0;
     o.with_probes = (selector & 16) == 0;
     return o;

@@ -385,8 +385,8 @@ int cmd_parse_arg(const Options &o) {
     throw UsageError{"parse-arg needs --arch ARCH"};
   std::optional<Arch> arch = parse_arch(*o.arch);
   if (!arch)
-    throw UsageError{"unknown architecture '" + *o.arch + "' (known: " +
-                     arch_names_text() + ")"};
+    throw UsageError{"unknown architecture '" + *o.arch +
+                     "' (known: " + arch_names_text() + ")"};
   if (o.positional.size() != 1)
     throw UsageError{"parse-arg takes one args string (quote it)"};
   auto locs = parse_arg_specs(o.positional[0], *arch);

@@ -1,14 +1,12 @@
 // libxsdt machine-dependent part for AArch64.
 #include "machdep.h"
 
-
 #include <ucontext.h>
 
 extern const xsdt::ArchDescriptor xsdt_arch_aarch64;
 
 namespace xsdt::rt::machdep {
 Arch arch() { return Arch(xsdt_arch_aarch64); }
-
 
 std::uintptr_t context_pc(const void *uc) {
   return static_cast<std::uintptr_t>(

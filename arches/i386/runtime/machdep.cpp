@@ -10,7 +10,6 @@ extern const xsdt::ArchDescriptor xsdt_arch_i386;
 namespace xsdt::rt::machdep {
 Arch arch() { return Arch(xsdt_arch_i386); }
 
-
 std::uintptr_t context_pc(const void *uc) {
   return static_cast<std::uintptr_t>(static_cast<std::uint32_t>(
       static_cast<const ucontext_t *>(uc)->uc_mcontext.gregs[REG_EIP]));

@@ -1,7 +1,6 @@
 // libxsdt machine-dependent part for RISC-V 64.
 #include "machdep.h"
 
-
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -10,7 +9,6 @@ extern const xsdt::ArchDescriptor xsdt_arch_riscv64;
 
 namespace xsdt::rt::machdep {
 Arch arch() { return Arch(xsdt_arch_riscv64); }
-
 
 // glibc's riscv mcontext: __gregs[0] is the pc, __gregs[1..31] are x1..x31.
 std::uintptr_t context_pc(const void *uc) {

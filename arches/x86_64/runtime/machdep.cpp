@@ -10,7 +10,6 @@ extern const xsdt::ArchDescriptor xsdt_arch_x86_64;
 namespace xsdt::rt::machdep {
 Arch arch() { return Arch(xsdt_arch_x86_64); }
 
-
 std::uintptr_t context_pc(const void *uc) {
   return static_cast<std::uintptr_t>(
       static_cast<const ucontext_t *>(uc)->uc_mcontext.gregs[REG_RIP]);

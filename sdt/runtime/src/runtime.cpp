@@ -811,13 +811,12 @@ int enable_impl(const char *pattern, xsdt_probe_handler handler, void *user,
   for (SiteRecord *r : fresh) {
     r->encoding = match_encoding(r->site);
     if (!r->encoding)
-      return fail(err, XSDT_ERR_UNEXPECTED_BYTES,
-                  "probe %s at %#lx: expected %s, found %s",
-                  probe_name(*r).c_str(), static_cast<unsigned long>(r->site),
-                  expected_encodings().c_str(),
-                  hex_bytes(reinterpret_cast<const unsigned char *>(r->site),
-                            longest)
-                      .c_str());
+      return fail(
+          err, XSDT_ERR_UNEXPECTED_BYTES,
+          "probe %s at %#lx: expected %s, found %s", probe_name(*r).c_str(),
+          static_cast<unsigned long>(r->site), expected_encodings().c_str(),
+          hex_bytes(reinterpret_cast<const unsigned char *>(r->site), longest)
+              .c_str());
   }
 
   if (install_sigtrap_handler(err) != 0)

@@ -168,9 +168,9 @@ private:
       s.site = site;
       s.target = target;
       s.def = def_by_probe_.at(probe);
-      s.prot = segment_with(image_.segments, site, isa::jump_site_size(),
-                            PROT_EXEC)
-                   ->prot;
+      s.prot =
+          segment_with(image_.segments, site, isa::jump_site_size(), PROT_EXEC)
+              ->prot;
       sites_.push_back(std::move(s));
     }
     ++site_count_;

@@ -584,11 +584,10 @@ void forget_unloaded(const std::vector<SdtProbeEntry *> &loaded) {
         break;
       unsigned char bytes[kMaxSiteBytes];
       enabled_bytes(p->mode, s, bytes);
-      present =
-          std::memcmp(reinterpret_cast<const void *>(s.site), bytes,
-                      isa::jump_site_size()) == 0 ||
-          std::memcmp(reinterpret_cast<const void *>(s.site),
-                      isa::jump_site_nop(), isa::jump_site_size()) != 0;
+      present = std::memcmp(reinterpret_cast<const void *>(s.site), bytes,
+                            isa::jump_site_size()) == 0 ||
+                std::memcmp(reinterpret_cast<const void *>(s.site),
+                            isa::jump_site_nop(), isa::jump_site_size()) != 0;
     }
     if (present) {
       still.push_back(p);
@@ -767,8 +766,7 @@ bool start(xsdt_error *err) {
   g_fire_fences.store(!membarrier, std::memory_order_seq_cst);
   // Jump sites wider than one store need every thread serialized between
   // the protocol's steps (x86): without that, only trap mode is safe.
-  g_jump_ok =
-      !isa::jump_needs_trap_first() || machdep::serialize_all_threads();
+  g_jump_ok = !isa::jump_needs_trap_first() || machdep::serialize_all_threads();
   g_start_errno = errno;
   set_sdt_trap_hook(resume_after_trap);
   g_started = true;
@@ -1041,8 +1039,8 @@ extern "C" {
 // function plus the handler's call. Inlined into every entry point below,
 // so that a site's call reaches the handler without another call.
 __attribute__((always_inline)) static inline void
-fire_common(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
-            uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6) {
+fire_common(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1, uint64_t a2,
+            uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6) {
   using namespace xsdt::rt;
   // Disabled (a thread that passed the site just before a disable): one
   // load. The acquire pairs with the enable's publication, which follows
