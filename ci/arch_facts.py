@@ -59,8 +59,9 @@ class ArchFacts:
             well_formed = well_formed and all(isinstance(v, str) for v in value)
         if not well_formed:
             expected = "list of strings" if kind is list else kind.__name__
-            raise ArchFactsError(f"{self.path}: \"{'.'.join(keys)}\" is missing or not a "
-                                 f"{expected}")
+            field = '.'.join(keys)
+            raise ArchFactsError(f"{self.path}: no \"{field}\"" if value is None else
+                                 f"{self.path}: \"{field}\" must be a {expected}")
         return value
 
     def expect_bytes(self, key):

@@ -45,6 +45,8 @@ import subprocess
 import sys
 import tempfile
 
+import arch_facts
+
 # The keys of a build/cells/<name>.json (conformance/CMakeLists.txt,
 # xsdt_describe_toolchain), in its order.
 CELL_KEYS = ("name", "arch", "triple", "compiler", "cc", "cxx", "target_flag",
@@ -78,24 +80,15 @@ def arch_file(repo, arch):
 def read_arch_json(path):
     """The whole arch.json at path, as a dict; ValueError says what is wrong.
 
-    The fields are listed in docs/porting.md.
+    The fields are listed in docs/porting.md; ci/arch_facts.py reads the
+    file and checks the fields the tests use.
     """
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as error:
-        raise ValueError(f"{path}: cannot read: {error.strerror}") from None
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: not JSON: {error}") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"{path}: not a JSON object")
-    if not isinstance(data.get("triple"), str) or not data["triple"]:
+    facts = arch_facts.load_file(path)
+    if not isinstance(facts.data.get("triple"), str) or not facts.data["triple"]:
         raise ValueError(f"{path}: no \"triple\"")
     for key in ("emulator", "packages", "aliases", "shares", "traits", "emulated_traits"):
-        value = data.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ValueError(f"{path}: \"{key}\" must be a list of strings")
-    return data
+        facts.fact(key, kind=list, default=[])
+    return facts.data
 
 
 def parse_arch(path):
@@ -444,6 +437,9 @@ def main(argv=None):
     parser.add_argument("--list-arches", action="store_true",
                         help="print the arches of arches/*/arch.json as a JSON list and exit "
                         "(CI's job matrix)")
+    parser.add_argument("--list-packages", action="store_true",
+                        help="print the Debian packages every arch's arch.json names, "
+                        "space-separated, and exit (toolchains/install-deps.sh)")
     parser.add_argument("--cache", help="directory for verification verdicts "
                         "(default: none, every toolchain is verified)")
     parser.add_argument("--repo", default=os.path.dirname(os.path.dirname(
@@ -451,6 +447,17 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.list_arches:
         print(json.dumps(arch_names(args.repo)))
+        return 0
+    if args.list_packages:
+        try:
+            arches = load_arches(args.repo)
+        except ValueError as error:
+            print(f"toolchains: {error}", file=sys.stderr)
+            return 2
+        if not arches:
+            print(f"toolchains: no arches/*/arch.json under {args.repo}", file=sys.stderr)
+            return 2
+        print(" ".join(unique(p for arch in arches for p in arch["packages"])))
         return 0
     found = discover(args.repo, cache_dir=args.cache, compilers=args.compiler,
                      arches=args.arch)

@@ -53,23 +53,7 @@ install() {
 # The base first: it brings python3, which reads the arch files.
 install base "${base[@]}"
 
-arch_packages=$(python3 - "$repo" <<'PY'
-import glob, json, os, sys
-files = sorted(glob.glob(os.path.join(sys.argv[1], "arches", "*", "arch.json")))
-if not files:
-    sys.exit(f"install-deps: no arches/*/arch.json under {sys.argv[1]}")
-packages = []
-for path in files:
-    try:
-        with open(path) as f:
-            names = json.load(f).get("packages", [])
-    except (OSError, ValueError) as error:
-        sys.exit(f"install-deps: {path}: {error}")
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        sys.exit(f"install-deps: {path}: \"packages\" must be a list of strings")
-    packages += [n for n in names if n not in packages]
-print(" ".join(packages))
-PY
-)
+# ci/toolchains.py reads arches/*/arch.json (stdlib Python only).
+arch_packages=$(python3 "$repo/ci/toolchains.py" --list-packages)
 read -r -a arch_list <<< "$arch_packages"
 install arch "${arch_list[@]}"

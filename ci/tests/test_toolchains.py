@@ -165,6 +165,24 @@ class ArchFiles(unittest.TestCase):
             self.assertEqual(toolchains.main(["--repo", self.repo, "--list-arches"]), 0)
         self.assertEqual(json.loads(out.getvalue()), ["eta"])
 
+    def test_list_packages_cli_names_each_package_once(self):
+        write_arch(self.repo, "eta", "eta-linux-gnu", ["qemu-eta"], ["g++-eta-linux-gnu",
+                                                                     "qemu-user"])
+        write_arch(self.repo, "zeta", "zeta-linux-gnu", ["qemu-zeta"], ["qemu-user", "zeta-bin"])
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(toolchains.main(["--repo", self.repo, "--list-packages"]), 0)
+        self.assertEqual(out.getvalue(), "g++-eta-linux-gnu qemu-user zeta-bin\n")
+
+    def test_list_packages_cli_fails_on_a_damaged_file(self):
+        path = write_arch(self.repo, "eta", "eta-linux-gnu", [], [])
+        with open(path, "w") as f:
+            f.write("{ not json")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            self.assertEqual(toolchains.main(["--repo", self.repo, "--list-packages"]), 2)
+        self.assertIn("not JSON", err.getvalue())
+
     def test_every_arch_of_the_repo_reads(self):
         names = toolchains.arch_names(REPO)
         self.assertTrue(names, "no arches/*/arch.json")
