@@ -15,6 +15,7 @@ the port's toolchain and no emulator is needed.
 The report must name every item, say which are missing and why, and never
 crash; the status is 1 for an incomplete port, 2 for no arch at all.
 """
+import json
 import os
 import re
 import shutil
@@ -23,7 +24,7 @@ import sys
 import tempfile
 import unittest
 
-from helpers import CI_DIR, fixture_path
+from helpers import CI_DIR, fixture_path, load_script
 
 PORT_STATUS = os.path.join(CI_DIR, "port-status")
 ITEMS = ["data file", "toolchain", "backend header", "notes", "sites", "descriptor", "specs",
@@ -124,6 +125,60 @@ class PortStatusOnFixtures(unittest.TestCase):
         self.assertIn("no arch directory", result.stderr)
         self.assertIn("halfport", result.stderr)
         self.assertEqual(result.stdout, "")
+
+
+class FilingSuiteResults(unittest.TestCase):
+    """How the suite's tests become items: file_suite_results on a
+    results.json written here."""
+
+    def setUp(self):
+        self.port_status = load_script("port-status", "port_status")
+        self.temp = tempfile.TemporaryDirectory(prefix="port-status-results-")
+
+    def tearDown(self):
+        self.temp.cleanup()
+
+    def file(self, cells):
+        path = os.path.join(self.temp.name, "results.json")
+        with open(path, "w") as f:
+            json.dump({"schema": 2, "cells": cells}, f)
+        report = self.port_status.Report()
+        self.port_status.file_suite_results(report, "toy", "gcc-12", path)
+        return report.items
+
+    def test_tests_are_filed_by_directory_and_a_failure_wins(self):
+        items = self.file({"xsdt.toy.gcc-12.O2.pie": {"status": "failed", "tests": [
+            {"name": "values/a.test", "code": "PASS"},
+            {"name": "values/b.test", "code": "PASS"},
+            {"name": "jump/patch-bytes.test", "code": "FAIL",
+             "detail": {"summary": "site 0x10 holds cc, not the NOP"}},
+            {"name": "jump/batching.test", "code": "FAIL"},
+            {"name": "jump/cache-flush.test", "code": "PASS"},
+            {"name": "jump/consumer.test", "code": "UNSUPPORTED"},
+            {"name": "runtime/site-bytes.test", "code": "PASS"},
+            {"name": "catalog/some-bug.test", "code": "FAIL"},
+        ]}, "xsdt.toy.gcc-12.O0.pie": {"tests": [{"name": "trap/x.test", "code": "FAIL"}]}})
+        self.assertEqual(items["values"], ("ok", "2 suite tests pass", ""))
+        self.assertEqual(items["jump mode"], ("FAIL", "site 0x10 holds cc, not the NOP "
+                                              "(and 1 more)", "jump/patch-bytes.test"))
+        self.assertEqual(items["icache flush"][0], "ok")
+        self.assertEqual(items["trap mode"][0], "ok")
+        # Nothing ran for consumers: not checked, and not a pass.
+        self.assertEqual(items["consumers"][0], "not checked")
+        self.assertIn("every one of its 1 suite tests is unsupported", items["consumers"][1])
+        self.assertNotIn("catalog", str(items))
+
+    def test_a_missing_cell_is_missing(self):
+        items = self.file({"xsdt.toy.gcc-12.O2.pie": {
+            "status": "missing", "missing": ["toy-linux-gnu-gcc-12"], "tests": []}})
+        for item in ("values", "trap mode", "jump mode", "icache flush", "consumers"):
+            self.assertEqual(items[item][0], "missing")
+            self.assertIn("toy-linux-gnu-gcc-12", items[item][1])
+
+    def test_a_results_file_without_the_cell_fails_every_suite_item(self):
+        items = self.file({"xsdt.other.gcc-12.O2.pie": {"tests": []}})
+        self.assertEqual(items["values"][0], "FAIL")
+        self.assertIn("no cell xsdt.toy.gcc-12.O2.pie", items["values"][1])
 
 
 if __name__ == "__main__":
