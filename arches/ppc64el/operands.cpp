@@ -67,9 +67,11 @@ void parse_operand(Lexer &lx, Arch arch, ArgLocation &loc) {
     std::size_t at = lx.at();
     lx.eat('%');
     std::string_view word = lx.take_word();
-    bool is_register = !word.empty() &&
-                       (lookup_register(arch, word) ||
-                        (is_digit(word.front()) && lx.peek() != '('));
+    // A word followed by '(' is a displacement (0(9)); '%' always starts
+    // a register.
+    bool is_register = c == '%' || (!word.empty() && lx.peek() != '(' &&
+                                    (lookup_register(arch, word) ||
+                                     is_digit(word.front())));
     lx.reset(mark);
     if (is_register) {
       RegisterInfo reg = parse_register(lx, arch);

@@ -48,6 +48,19 @@ template <class T> struct arg_traits {
       !is_float && std::is_signed<typename integer_view<decayed>::type>::value;
   static const int size = static_cast<int>(sizeof(decayed));
 };
+/* A floating-point argument as its bit pattern (XSDT_FLOAT_BITS_); any
+ * other value as it is. */
+template <class T> constexpr T float_bits(T v) { return v; }
+inline unsigned int float_bits(float v) {
+  unsigned int bits;
+  __builtin_memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
+inline unsigned long long float_bits(double v) {
+  unsigned long long bits;
+  __builtin_memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
 } // namespace detail
 } // namespace xsdt
 #define XSDT_ARG_TRAITS_(x) ::xsdt::detail::arg_traits<decltype((x))>
@@ -56,6 +69,7 @@ template <class T> struct arg_traits {
 #define XSDT_ARG_FLOAT_(x) (XSDT_ARG_TRAITS_(x)::is_float)
 /* auto: the decayed, unqualified type, also in templates (no typename). */
 #define XSDT_ARG_COPY_(var, x) auto var = (x)
+#define XSDT_FLOAT_BITS_(x) ::xsdt::detail::float_bits(x)
 #define XSDT_EXTERN_C_ extern "C"
 #else
 /* __builtin_classify_type: 5 pointer, 8 real, 14 array. */
@@ -75,7 +89,25 @@ template <class T> struct arg_traits {
    !((XSDT_ARG_INT_TYPE_(x)) - 1 > (XSDT_ARG_INT_TYPE_(x))0))
 /* The comma operator decays arrays without promoting narrow integers. */
 #define XSDT_ARG_COPY_(var, x) __typeof__(((void)0, (x))) var = (x)
+/* Only the bytes the spec's size names are read: a float's upper half of
+ * the union is never looked at. */
+#define XSDT_FLOAT_BITS_(x)                                                    \
+  __builtin_choose_expr(                                                       \
+      XSDT_ARG_FLOAT_(x),                                                      \
+      ((union {                                                                \
+         __typeof__(((void)0, (x))) value;                                     \
+         unsigned long long bits;                                              \
+       }){(x)})                                                                \
+          .bits,                                                               \
+      (x))
 #define XSDT_EXTERN_C_ extern
+#endif
+
+/* A backend may map each argument's value before the asm receives it
+ * (XSDT_ARCH_ARG_VALUE(x)), e.g. to XSDT_FLOAT_BITS_(x) where a compiler
+ * hands a double to an "r" operand wrongly; by default the value itself. */
+#ifndef XSDT_ARCH_ARG_VALUE
+#define XSDT_ARCH_ARG_VALUE(x) (x)
 #endif
 
 /* One "n" operand per argument carries size | signed << 4 | float << 5; the
@@ -138,7 +170,8 @@ template <class T> struct arg_traits {
 #define XSDT_AREA_DECL_(n)
 #define XSDT_ARG_PREPARE_(n, x) XSDT_ARG_CHECK_(n, x)
 #define XSDT_ARG_OPERANDS_(n, x)                                               \
-  XSDT_ARG_CODE_OPERAND_(n, x), [xsdt_a##n] XSDT_ARCH_ARG_CONSTRAINT(x)
+  XSDT_ARG_CODE_OPERAND_(n, x),                                                \
+      [xsdt_a##n] XSDT_ARCH_ARG_CONSTRAINT(XSDT_ARCH_ARG_VALUE(x))
 #define XSDT_AREA_OPERANDS_()
 #define XSDT_ARG_TEXT_(n, x) XSDT_ARG_SIZE_TEXT_(n) XSDT_ARCH_ARG_ASM(n)
 #endif

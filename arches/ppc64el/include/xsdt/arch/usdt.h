@@ -19,4 +19,9 @@
 #define XSDT_ARCH_ARG_CONSTRAINT "nr"
 #define XSDT_ARCH_ARG_ASM(n) ".ascii \"%I[xsdt_a" #n "]%[xsdt_a" #n "]\"\n"
 
+/* clang 14 hands a double to an "r" operand as its low 32 bits (lwz, li):
+ * floating-point values go to the asm as their bit pattern, an integer
+ * that both compilers put whole in a general register. */
+#define XSDT_ARCH_ARG_VALUE(x) XSDT_FLOAT_BITS_(x)
+
 #endif

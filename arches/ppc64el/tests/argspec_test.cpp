@@ -1,0 +1,90 @@
+// The ppc64el operand grammar, register table and portability rules,
+// through the generic parser. The forms are those sys/sdt.h's %I[x]%[x]
+// gives with gcc-12 and clang-14 (3, i5, 0(9), 3,4) and what gdb 13 reads.
+#include "argspec_testing.h"
+#include "xsdt/arch_registry.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace xsdt {
+namespace {
+
+using tests::has;
+using tests::must_fail;
+using tests::must_parse;
+using tests::violation;
+
+const Arch kPpc = *parse_arch("ppc64el");
+
+TEST(Ppc64el, Names) {
+  EXPECT_EQ(parse_arch("ppc64le"), kPpc);
+  EXPECT_EQ(parse_arch("powerpc64le"), kPpc);
+  EXPECT_EQ(parse_arch(arch_name(kPpc)), kPpc);
+}
+
+TEST(Ppc64el, HeaderOutputIsPortable) {
+  // "nr" with %I[x]%[x]: a register's number, or i and an immediate.
+  for (const char *spec : {"-4@3", "8@31", "1@0", "-2@i-3", "-8@i20015998343",
+                           "4@i0", "8@1"})
+    EXPECT_EQ(violation(spec, kPpc), "") << spec;
+  EXPECT_EQ(must_parse("-2@i-3", kPpc).immediate, -3);
+  EXPECT_EQ(must_parse("-2@i-3", kPpc).kind, LocationKind::Immediate);
+}
+
+TEST(Ppc64el, RegistersAreNumbers) {
+  ArgLocation r3 = must_parse("-4@3", kPpc);
+  EXPECT_EQ(r3.kind, LocationKind::Register);
+  EXPECT_EQ(r3.base->dwarf, 3);
+  EXPECT_EQ(must_parse("8@31", kPpc).base->dwarf, 31);
+  // With -mregnames gcc writes %r3: the same register, which gdb rejects.
+  EXPECT_EQ(must_parse("8@%r3", kPpc).base->dwarf, 3);
+  EXPECT_EQ(must_parse("8@r3", kPpc).base->dwarf, 3);
+  EXPECT_TRUE(has(violation("8@%r3", kPpc), "only its number, 3"));
+  EXPECT_TRUE(has(violation("8@r3", kPpc), "only its number, 3"));
+  EXPECT_EQ(must_parse("8f@f1", kPpc).base->dwarf, 33);
+  EXPECT_TRUE(has(violation("8f@f1", kPpc), "floating-point"));
+}
+
+TEST(Ppc64el, Memory) {
+  ArgLocation m = must_parse("-8@-16(1)", kPpc);
+  EXPECT_EQ(m.kind, LocationKind::Memory);
+  EXPECT_EQ(m.base->dwarf, 1);
+  EXPECT_EQ(m.displacement, -16);
+  EXPECT_EQ(violation("-8@-16(1)", kPpc), "");
+  EXPECT_EQ(violation("-4@0(9)", kPpc), "");
+  EXPECT_TRUE(has(violation("-4@0(%r9)", kPpc), "only its number, 9"));
+  ArgLocation bare = must_parse("-4@(9)", kPpc);
+  EXPECT_EQ(bare.kind, LocationKind::Memory);
+  EXPECT_FALSE(bare.has_displacement);
+  EXPECT_TRUE(has(violation("-4@(9)", kPpc), "without a displacement"));
+}
+
+TEST(Ppc64el, IndexedFormsAreNotPortable) {
+  // gcc -O2 with sys/sdt.h's "nZr": an array element at a variable index.
+  ArgLocation x = must_parse("-2@3,4", kPpc);
+  EXPECT_EQ(x.kind, LocationKind::Memory);
+  EXPECT_EQ(x.base->dwarf, 3);
+  ASSERT_TRUE(x.index.has_value());
+  EXPECT_EQ(x.index->dwarf, 4);
+  EXPECT_TRUE(has(violation("-2@3,4", kPpc), "indexed operand"));
+  EXPECT_TRUE(has(violation("-2@10,9", kPpc), "indexed operand"));
+}
+
+TEST(Ppc64el, Errors) {
+  struct Case {
+    const char *spec;
+    const char *token;
+  };
+  for (Case c : {Case{"8@32", "32"}, Case{"8@%r32", "r32"}, Case{"8@-5", ""},
+                 Case{"8@0(32)", "32"}, Case{"8@0(f1)", "f1"},
+                 Case{"8@0(9", ""}, Case{"8@3,", ""}, Case{"8@i", ""},
+                 Case{"8@$5", "$5"}, Case{"8@[3]", "["}}) {
+    ParseError e = must_fail(c.spec, kPpc);
+    EXPECT_EQ(e.token, c.token) << c.spec << ": " << e.to_string();
+  }
+}
+
+} // namespace
+} // namespace xsdt
