@@ -41,8 +41,8 @@ void parse_operand(Lexer &lx, Arch arch, ArgLocation &loc) {
   char c = lx.peek();
   // i5, i-7: an immediate (not the start of a symbol: those have no digit
   // or sign after the i).
-  if (c == 'i' && (is_digit(lx.peek(1)) || lx.peek(1) == '-' ||
-                   lx.peek(1) == '+')) {
+  if (c == 'i' &&
+      (is_digit(lx.peek(1)) || lx.peek(1) == '-' || lx.peek(1) == '+')) {
     lx.eat('i');
     Expression value = lex_expression(lx);
     lx.expect_end();
@@ -69,16 +69,15 @@ void parse_operand(Lexer &lx, Arch arch, ArgLocation &loc) {
     std::string_view word = lx.take_word();
     // A word followed by '(' is a displacement (0(9)); '%' always starts
     // a register.
-    bool is_register = c == '%' || (!word.empty() && lx.peek() != '(' &&
-                                    (lookup_register(arch, word) ||
-                                     is_digit(word.front())));
+    bool is_register =
+        c == '%' || (!word.empty() && lx.peek() != '(' &&
+                     (lookup_register(arch, word) || is_digit(word.front())));
     lx.reset(mark);
     if (is_register) {
       RegisterInfo reg = parse_register(lx, arch);
       if (lx.eat(',')) {
         if (reg.cls == RegisterClass::Vector)
-          fail("a floating-point register cannot address memory", reg.name,
-               at);
+          fail("a floating-point register cannot address memory", reg.name, at);
         set_base(loc, reg);
         set_index(loc, parse_address_register(lx, arch), 1);
         loc.kind = LocationKind::Memory;

@@ -60,8 +60,10 @@ def count_instructions(objdump, binary, function):
     """
     symbols = subprocess.run(["readelf", "-sW", binary], capture_output=True,
                              text=True, check=True).stdout
-    match = re.search(rf"^\s*\d+:\s+([0-9a-f]+)\s+(\d+)\s+FUNC\s+\S+\s+\S+\s+\S+\s+{function}$",
-                      symbols, re.M)
+    # Visibility may be followed by readelf's note on st_other, such as
+    # POWER ELFv2's "[<localentry>: 8]".
+    match = re.search(rf"^\s*\d+:\s+([0-9a-f]+)\s+(\d+)\s+FUNC\s+\S+\s+\S+"
+                      rf"(?:\s+\[[^\]]*\])?\s+\S+\s+{function}$", symbols, re.M)
     if not match:
         raise RuntimeError(f"{function} not found in {binary}")
     start, size = int(match.group(1), 16), int(match.group(2))

@@ -105,11 +105,24 @@ class ArchCodegen:
             self.branches = [(kind, list(codegen["branches"].get(kind, [])))
                              for kind in self.KINDS]
             self.known_excess = int(codegen.get("sdt_known_excess", 0))
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            # How objdump names a linker stub that calls a function (POWER:
+            # 0000001a.plt_call.xsdt_sdt_fire3): a regex whose group is the
+            # callee.
+            self.call_stub = re.compile(codegen["call_stub"]) if "call_stub" in codegen \
+                else None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError,
+                re.error) as error:
             raise SystemExit(f"sdt-cost: {path}: no usable \"codegen\" "
                              f"(docs/porting.md): {error!r}")
         # The site's .balign 4 may leave a 2-byte c.nop before it.
         self.padded_sites = "sites-aligned-4" in self.traits
+
+    def callee(self, symbol):
+        """The function a call to `symbol` reaches: without @plt, and
+        through the arch's call stubs."""
+        symbol = symbol.split("@")[0]
+        match = self.call_stub.fullmatch(symbol) if self.call_stub else None
+        return match.group(1) if match else symbol
 
     def classify(self, mnemonic):
         """One of: ret, jump, call, cond, other."""
@@ -246,7 +259,7 @@ def cold_calls(arch, insns, target):
         if kind == "call":
             _, callee = target_of(operands)
             if callee:
-                called.append(callee.split("@")[0])
+                called.append(arch.callee(callee))
         if kind in ("ret", "jump"):
             break
         pc += insn_size
@@ -316,8 +329,8 @@ def measure(toolchain, objdump, tmp, opt, mutant=False):
                     padding += 1
         for addr, mnemonic, operands, _, kind_ in probed:
             _, callee = target_of(operands)
-            if kind_ == "call" and callee and callee.split("@")[0] in COLD_CALLEES:
-                problems.append(f"{callee.split('@')[0]} called on the hot path at {addr:#x}")
+            if kind_ == "call" and callee and arch.callee(callee) in COLD_CALLEES:
+                problems.append(f"{arch.callee(callee)} called on the hot path at {addr:#x}")
         for _, target in mine:
             called = cold_calls(arch, insns_probed, target)
             # A site calls the xsdt_sdt_fire<n> of its probe's argument count.

@@ -26,8 +26,8 @@ TEST(Ppc64el, Names) {
 
 TEST(Ppc64el, HeaderOutputIsPortable) {
   // "nr" with %I[x]%[x]: a register's number, or i and an immediate.
-  for (const char *spec : {"-4@3", "8@31", "1@0", "-2@i-3", "-8@i20015998343",
-                           "4@i0", "8@1"})
+  for (const char *spec :
+       {"-4@3", "8@31", "1@0", "-2@i-3", "-8@i20015998343", "4@i0", "8@1"})
     EXPECT_EQ(violation(spec, kPpc), "") << spec;
   EXPECT_EQ(must_parse("-2@i-3", kPpc).immediate, -3);
   EXPECT_EQ(must_parse("-2@i-3", kPpc).kind, LocationKind::Immediate);
