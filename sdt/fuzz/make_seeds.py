@@ -28,8 +28,9 @@ import struct
 import sys
 
 ARCHES = pathlib.Path(__file__).resolve().parents[2] / "arches"
-# Selector bits 1..2 pick the arch (TinyElfOptions::from_selector).
-ARCH_BITS = 2
+# Selector bits 1..2, then 5..7, pick the arch
+# (TinyElfOptions::from_selector).
+ARCH_BITS = 5
 
 
 def arch_indexes() -> dict:
@@ -94,8 +95,9 @@ def parse(path: pathlib.Path, arches: dict):
 
 
 def selector(elf) -> int:
-    return (int(elf["is_64"]) | elf["index"] << 1 | (0 if elf["base"] else 8)
-            | (0 if elf["probes"] else 16))
+    index = elf["index"]
+    return (int(elf["is_64"]) | (index & 3) << 1 | (0 if elf["base"] else 8)
+            | (0 if elf["probes"] else 16) | (index >> 2) << 5)
 
 
 def main() -> None:

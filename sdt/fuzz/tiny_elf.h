@@ -26,15 +26,15 @@ struct TinyElfOptions {
   bool with_base = true;   // a .stapsdt.base section at kBaseAddr
   bool with_probes = true; // a .probes (semaphore) section at kProbesAddr
 
-  // Bits 1..2 pick an arch of the registry (in its order), whatever the
-  // class bit says: a class that does not match the machine is an input
-  // too.
+  // Bits 1..2 and 5..7 (the high part) pick an arch of the registry (in
+  // its order), whatever the class bit says: a class that does not match
+  // the machine is an input too.
   static TinyElfOptions from_selector(std::uint8_t selector) {
     std::span<const Arch> arches = all_arches();
     TinyElfOptions o;
     o.is_64 = (selector & 1) != 0;
-    o.machine =
-        arches[((selector >> 1) & 3) % arches.size()].descriptor().elf_machine;
+    const unsigned index = ((selector >> 1) & 3u) | ((selector >> 5) << 2);
+    o.machine = arches[index % arches.size()].descriptor().elf_machine;
     o.with_base = (selector & 8) == 0;
     o.with_probes = (selector & 16) == 0;
     return o;
