@@ -82,6 +82,15 @@ class ArchFacts:
                                      "expect.site_nop")
         return expect
 
+    def trap_signal(self):
+        """expect.trap_signal, the signal a trap raises in an untraced
+        process: "SIGTRAP" (the default) or "SIGILL"."""
+        signal = self.fact("expect", "trap_signal", default="SIGTRAP")
+        if signal not in ("SIGTRAP", "SIGILL"):
+            raise ArchFactsError(f"{self.path}: \"expect.trap_signal\" must be SIGTRAP or "
+                                 f"SIGILL: {signal!r}")
+        return signal
+
     def traits(self, emulated):
         """The declared traits, with the emulated ones when emulated."""
         traits = self.fact("traits", kind=list, default=[])

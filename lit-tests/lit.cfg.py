@@ -70,6 +70,7 @@ try:
     expect = facts.all_expect_bytes()
     foreign_error = facts.fact("expect", "foreign_error")
     flush_syscall = facts.fact("expect", "icache_flush_syscall", kind=int, default=-1)
+    trap_signal = facts.trap_signal()
     declared_model = facts.fact("data_model")
     declared_char_signed = facts.fact("char_signed", kind=bool)
 except arch_facts.ArchFactsError as error:
@@ -145,6 +146,9 @@ expect_cflags = [f"-DEXPECT_{key.upper()}={arch_facts.c_initializer(expect[key])
                  for key in ("site_nop", "site_trap", "site_foreign")]
 if flush_syscall >= 0:
     expect_cflags.append(f"-DEXPECT_ICACHE_FLUSH_SYSCALL={flush_syscall}")
+# The signal a trap raises: SIGTRAP unless arch.json says otherwise
+# (s390x: SIGILL).
+expect_cflags.append(f"-DEXPECT_TRAP_SIGNAL={trap_signal}")
 expect_cflags += [f"-DTRAIT_{trait.upper().replace('-', '_')}" for trait in traits]
 # %sys-sdt-cflags: SystemTap's <sys/sdt.h> (systemtap-sdt-dev), for tests
 # that build sys/sdt.h sites whatever the implementation under test.

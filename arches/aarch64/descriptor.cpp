@@ -7,6 +7,8 @@
 #include <array>
 #include <elf.h>
 
+#include <csignal>
+
 namespace xsdt {
 namespace {
 
@@ -99,12 +101,15 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_aarch64 = {
     .elf_machine = EM_AARCH64,
     .elf64 = true,
     .word_bits = 64,
+    .big_endian = false,
     .narrow_registers_narrow_address = false, // w indexes are extended
     .site_encodings = xsdt::kSiteEncodings,
     .site_align = 4,
     .trap_pc_offset = 0, // brk reports its own pc
+    .trap_signal = SIGTRAP,
     .encode_jump = xsdt::encode_jump,
     .decode_jump = xsdt::decode_jump,
+    .encode_jump_nop = nullptr,     // the same NOP at every site
     .jump_needs_trap_first = false, // one aligned 32-bit store
     .register_prefix = "",
     .registers = xsdt::registers,

@@ -8,6 +8,8 @@
 
 #include <elf.h>
 
+#include <csignal>
+
 namespace xsdt {
 namespace {
 
@@ -35,12 +37,15 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_i386 = {
     .elf_machine = EM_386,
     .elf64 = false,
     .word_bits = 32,
+    .big_endian = false,
     .narrow_registers_narrow_address = false, // every address is 32-bit
     .site_encodings = xsdt::x86::kSiteEncodings,
     .site_align = 1, // the trap-first protocol patches any alignment
     .trap_pc_offset = xsdt::x86::kTrapPcOffset,
+    .trap_signal = SIGTRAP,
     .encode_jump = xsdt::x86::encode_jump,
     .decode_jump = xsdt::x86::decode_jump,
+    .encode_jump_nop = nullptr,    // the same NOP at every site
     .jump_needs_trap_first = true, // five bytes are not one atomic store
     .register_prefix = "%",
     .registers = xsdt::registers,

@@ -99,6 +99,7 @@ Parsed<CompiledArg> compile_arg(const ArgLocation &loc, Arch arch) {
     // operand names 32-bit registers on a 64-bit arch (x86-64's
     // address-size override).
     c.address32 = arch.descriptor().word_bits == 32;
+    c.big_endian = arch.descriptor().big_endian;
     const bool narrow_address =
         arch.descriptor().narrow_registers_narrow_address;
     if (loc.base) {
@@ -199,9 +200,10 @@ bool evaluate(const CompiledArg &arg, const RegisterFile &regs,
     unsigned char buf[8] = {};
     if (!read.read(read.ctx, addr, buf, arg.size))
       return false;
-    // All four targets are little-endian.
-    for (unsigned i = 0; i < arg.size; ++i)
-      raw |= std::uint64_t{buf[i]} << (8 * i);
+    for (unsigned i = 0; i < arg.size; ++i) {
+      const unsigned significance = arg.big_endian ? arg.size - 1 - i : i;
+      raw |= std::uint64_t{buf[i]} << (8 * significance);
+    }
     break;
   }
   default:

@@ -71,9 +71,11 @@ ElfImage ElfImage::load(const std::string &path) {
     throw InputError("not an ELF file");
   if (b[EI_CLASS] != ELFCLASS32 && b[EI_CLASS] != ELFCLASS64)
     throw InputError("bad ELF class " + std::to_string(b[EI_CLASS]));
-  if (b[EI_DATA] != ELFDATA2LSB)
-    throw InputError("not a little-endian ELF file");
+  if (b[EI_DATA] != ELFDATA2LSB && b[EI_DATA] != ELFDATA2MSB)
+    throw InputError("bad ELF data encoding " + std::to_string(b[EI_DATA]));
   image.is_64_ = b[EI_CLASS] == ELFCLASS64;
+  image.byte_order_ =
+      b[EI_DATA] == ELFDATA2MSB ? ByteOrder::kBig : ByteOrder::kLittle;
   std::size_t ehdr_size =
       image.is_64_ ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
   if (b.size() < ehdr_size)
@@ -93,6 +95,13 @@ void ElfImage::read_sections() {
   if (!gelf_getehdr(elf.get(), &ehdr))
     throw InputError(std::string("bad ELF header: ") + elf_errmsg(-1));
   arch_ = arch_of(ehdr.e_machine, is_64_);
+  const bool big_endian = byte_order_ == ByteOrder::kBig;
+  if (arch_->descriptor().big_endian != big_endian)
+    throw InputError(
+        std::string(big_endian ? "big" : "little") + "-endian e_machine " +
+        std::to_string(ehdr.e_machine) + " is not supported (" +
+        std::string(arch_name(*arch_)) + " is " +
+        (arch_->descriptor().big_endian ? "big" : "little") + "-endian)");
   elf_type_ = ehdr.e_type;
 
   // Check the section header table against the file before libelf reads it.
@@ -161,19 +170,14 @@ std::span<const std::uint8_t> ElfImage::contents(const Section &s) const {
       static_cast<std::size_t>(s.offset), static_cast<std::size_t>(s.size));
 }
 
-std::uint32_t read_u32(std::span<const std::uint8_t> bytes, std::size_t at) {
-  std::uint32_t v = 0;
-  for (unsigned i = 0; i < 4; ++i)
-    v |= std::uint32_t{bytes[at + i]} << (8 * i);
-  return v;
+std::uint32_t read_u32(std::span<const std::uint8_t> bytes, std::size_t at,
+                       ByteOrder order) {
+  return static_cast<std::uint32_t>(load_uint(bytes, at, 4, order));
 }
 
 std::uint64_t read_address(std::span<const std::uint8_t> bytes, std::size_t at,
-                           unsigned size) {
-  std::uint64_t v = 0;
-  for (unsigned i = 0; i < size; ++i)
-    v |= std::uint64_t{bytes[at + i]} << (8 * i);
-  return v;
+                           unsigned size, ByteOrder order) {
+  return load_uint(bytes, at, size, order);
 }
 
 std::string hex(std::uint64_t value) {

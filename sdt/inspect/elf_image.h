@@ -7,6 +7,8 @@
 
 #include "xsdt/argspec.h"
 
+#include "../runtime/src/byte_order.h"
+
 #include <optional>
 
 #include <cstdint>
@@ -47,6 +49,8 @@ public:
 
   Arch arch() const { return *arch_; }
   bool is_64() const { return is_64_; }
+  // The file's data encoding (EI_DATA), which is its arch's.
+  ByteOrder byte_order() const { return byte_order_; }
   unsigned address_size() const { return is_64_ ? 8 : 4; }
   std::uint64_t address_mask() const;
   std::uint16_t elf_type() const { return elf_type_; } // ET_EXEC, ET_DYN...
@@ -68,13 +72,16 @@ private:
   std::vector<Section> sections_;
   std::optional<Arch> arch_; // set by load()
   bool is_64_ = true;
+  ByteOrder byte_order_ = ByteOrder::kLittle;
   std::uint16_t elf_type_ = 0;
 };
 
-// Little-endian reads from a span whose bounds the caller has checked.
-std::uint32_t read_u32(std::span<const std::uint8_t> bytes, std::size_t at);
+// Reads in the file's byte order from a span whose bounds the caller has
+// checked.
+std::uint32_t read_u32(std::span<const std::uint8_t> bytes, std::size_t at,
+                       ByteOrder order);
 std::uint64_t read_address(std::span<const std::uint8_t> bytes, std::size_t at,
-                           unsigned size);
+                           unsigned size, ByteOrder order);
 
 std::string hex(std::uint64_t value); // "0x1a2b"
 

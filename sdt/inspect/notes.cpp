@@ -40,7 +40,7 @@ std::string take_string(std::span<const std::uint8_t> desc, std::size_t &at,
 }
 
 ProbeNote decode(std::span<const std::uint8_t> desc, unsigned word,
-                 const std::string &where) {
+                 ByteOrder order, const std::string &where) {
   ProbeNote note;
   note.where = where;
   note.descsz = static_cast<std::uint32_t>(desc.size());
@@ -48,9 +48,9 @@ ProbeNote decode(std::span<const std::uint8_t> desc, unsigned word,
     throw InputError("garbled stapsdt note at " + where + ": descsz " +
                      std::to_string(desc.size()) + " is too small for three " +
                      std::to_string(word) + "-byte addresses");
-  note.pc = read_address(desc, 0, word);
-  note.base = read_address(desc, word, word);
-  note.semaphore = read_address(desc, 2 * word, word);
+  note.pc = read_address(desc, 0, word, order);
+  note.base = read_address(desc, word, word, order);
+  note.semaphore = read_address(desc, 2 * word, word, order);
   std::size_t at = 3 * word;
   note.provider = take_string(desc, at, where, "provider");
   note.name = take_string(desc, at, where, "name");
@@ -67,9 +67,10 @@ void scan_section(const ElfImage &image, const Section &section,
     std::string where = section.name + "+" + hex(off);
     if (bytes.size() - off < 12)
       throw InputError("truncated note header at " + where);
-    std::uint32_t namesz = read_u32(bytes, off);
-    std::uint32_t descsz = read_u32(bytes, off + 4);
-    std::uint32_t type = read_u32(bytes, off + 8);
+    const ByteOrder order = image.byte_order();
+    std::uint32_t namesz = read_u32(bytes, off, order);
+    std::uint32_t descsz = read_u32(bytes, off + 4, order);
+    std::uint32_t type = read_u32(bytes, off + 8, order);
     std::uint64_t name_at = off + 12;
     std::uint64_t desc_at = name_at + align4(namesz);
     if (desc_at > bytes.size() || descsz > bytes.size() - desc_at)
@@ -101,7 +102,8 @@ void scan_section(const ElfImage &image, const Section &section,
                               ", expected 3 (stapsdt v3)");
       continue;
     }
-    scan.probes.push_back(decode(desc, image.address_size(), where));
+    scan.probes.push_back(
+        decode(desc, image.address_size(), image.byte_order(), where));
   }
 }
 

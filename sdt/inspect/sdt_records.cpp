@@ -22,10 +22,6 @@ using sdt_format::take_string;
 // The largest site of any arch, for the buffer encode_jump fills.
 constexpr std::size_t kMaxSiteSize = 8;
 
-std::uint16_t read_u16(std::span<const std::uint8_t> bytes, std::size_t at) {
-  return static_cast<std::uint16_t>(bytes[at] | bytes[at + 1] << 8);
-}
-
 const Section *section_at(const ElfImage &image, std::uint64_t address,
                           std::uint64_t length, bool (Section::*kind)() const) {
   for (const Section &s : image.sections())
@@ -57,12 +53,14 @@ void scan_definitions(const ElfImage &image, const Section &section,
       image.contents(allocated_section(section));
   const std::uint64_t probe_size = 2 * image.address_size();
   std::optional<sdt_format::FramingError> error = sdt_format::walk_definitions(
-      bytes, "the section", [&](std::size_t off, std::size_t size) {
+      bytes, "the section", image.byte_order(),
+      [&](std::size_t off, std::size_t size) {
         SdtDefinition def;
         def.index = scan.definitions.size();
         def.address = section.addr + off;
-        def.probe = sdt_format::self_relative(bytes, off + 4, def.address + 4,
-                                              image.address_mask());
+        def.probe =
+            sdt_format::self_relative(bytes, off + 4, def.address + 4,
+                                      image.address_mask(), image.byte_order());
         def.problem = sdt_format::decode_definition(bytes, off, size, def);
         if (def.valid() &&
             !section_at(image, def.probe, probe_size, &Section::writable))
@@ -88,8 +86,8 @@ void scan_sites(const ElfImage &image, const Section &section, SdtScan &scan) {
     SdtSiteRecord r;
     r.index = scan.sites.size();
     r.address = section.addr + off;
-    const sdt_format::SiteFields fields =
-        sdt_format::decode_site(bytes, off, r.address, image.address_mask());
+    const sdt_format::SiteFields fields = sdt_format::decode_site(
+        bytes, off, r.address, image.address_mask(), image.byte_order());
     r.site = fields.site;
     r.target = fields.target;
     r.probe = fields.probe;
@@ -118,12 +116,14 @@ std::string site_problem(const ElfImage &image, const ArchDescriptor &arch,
            hex(r.site);
   if (r.definition == SdtSiteRecord::kNoDefinition)
     return "probe " + hex(r.probe) + " is the probe of no valid definition";
+  unsigned char site_nop[kMaxSiteSize];
+  arch.jump_site_nop(r.site, r.target, site_nop); // in reach: checked above
   auto found = image.contents(*code).subspan(
       static_cast<std::size_t>(r.site - code->addr), nop.size());
-  if (!std::equal(found.begin(), found.end(), nop.begin(), nop.end()))
+  if (!std::equal(found.begin(), found.end(), site_nop, site_nop + nop.size()))
     return "site " + hex(r.site) + " holds " +
            hex_bytes(found.data(), found.size()) + ", not the NOP " +
-           hex_bytes(nop.data(), nop.size());
+           hex_bytes(site_nop, nop.size());
   return {};
 }
 
@@ -138,19 +138,22 @@ struct Symbol {
 };
 
 Symbol read_symbol(std::span<const std::uint8_t> bytes, std::size_t at,
-                   bool is_64) {
+                   bool is_64, ByteOrder order) {
+  auto field = [&](std::size_t offset, unsigned size) {
+    return load_uint(bytes, at + offset, size, order);
+  };
   Symbol s;
-  s.name = read_u32(bytes, at);
+  s.name = static_cast<std::uint32_t>(field(0, 4));
   if (is_64) { // Elf64_Sym: name, info, other, shndx, value, size
     s.info = bytes[at + 4];
-    s.shndx = read_u16(bytes, at + 6);
-    s.value = read_address(bytes, at + 8, 8);
-    s.size = read_address(bytes, at + 16, 8);
+    s.shndx = static_cast<std::uint16_t>(field(6, 2));
+    s.value = field(8, 8);
+    s.size = field(16, 8);
   } else { // Elf32_Sym: name, value, size, info, other, shndx
-    s.value = read_u32(bytes, at + 4);
-    s.size = read_u32(bytes, at + 8);
+    s.value = field(4, 4);
+    s.size = field(8, 4);
     s.info = bytes[at + 12];
-    s.shndx = read_u16(bytes, at + 14);
+    s.shndx = static_cast<std::uint16_t>(field(14, 2));
   }
   return s;
 }
@@ -170,7 +173,7 @@ void match_symbols(const ElfImage &image, const Section &table,
     return;
   std::span<const std::uint8_t> bytes = image.contents(table);
   for (std::size_t at = 0; at + entry <= bytes.size(); at += entry) {
-    Symbol sym = read_symbol(bytes, at, image.is_64());
+    Symbol sym = read_symbol(bytes, at, image.is_64(), image.byte_order());
     sdt_format::offer_symbol(sorted, matches, sym.info, sym.shndx, sym.value,
                              sym.size, strings, sym.name);
   }

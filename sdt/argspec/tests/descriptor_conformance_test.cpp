@@ -147,7 +147,7 @@ TEST_P(Descriptor, SiteAlignment) {
       << "-byte aligned site";
   // Without the trap-first protocol the whole jump replaces the NOP with
   // one store, which needs a power-of-two size the alignment covers.
-  if (!d().jump_needs_trap_first) {
+  if (!d().jump_needs_trap_first && !d().encode_jump_nop) {
     EXPECT_TRUE(is_power_of_two(patch.nop.size()) && patch.nop.size() <= align)
         << where("jump_needs_trap_first") << " is false, but the "
         << patch.nop.size() << "-byte jump is not one store at a " << align
@@ -191,6 +191,39 @@ TEST_P(Descriptor, JumpsRoundTrip) {
           << where("decode_jump") << " of " << hex({jump, size}) << " at site "
           << hex(site) << ": a different target than encode_jump's";
     }
+  }
+}
+
+// A NOP that names its target (s390x's brcl 0,target) differs from the
+// jump in bytes that one aligned store writes, so that enabling and
+// disabling need no protocol; and it is no jump.
+TEST_P(Descriptor, JumpNopsDifferFromTheJumpInOneStore) {
+  if (!d().encode_jump_nop)
+    GTEST_SKIP() << "the same NOP at every site (encode_jump_nop is null)";
+  const std::size_t size = d().site_encodings[0].nop.size();
+  for (std::int64_t off :
+       {std::int64_t{64}, std::int64_t{-4096}, std::int64_t{65536}}) {
+    const std::uint64_t target = kSite + static_cast<std::uint64_t>(off);
+    unsigned char nop[16], jump[16];
+    ASSERT_TRUE(d().encode_jump_nop(kSite, target, nop))
+        << where("encode_jump_nop") << " refuses a reachable target";
+    ASSERT_TRUE(d().encode_jump(kSite, target, jump));
+    std::uint64_t decoded = 0;
+    EXPECT_FALSE(d().decode_jump(kSite, nop, &decoded))
+        << where("decode_jump") << " reads the disabled site "
+        << hex({nop, size}) << " as a jump";
+    std::size_t lo = 0, hi = size;
+    while (lo < hi && nop[lo] == jump[lo])
+      ++lo;
+    while (hi > lo && nop[hi - 1] == jump[hi - 1])
+      --hi;
+    const std::size_t changed = hi - lo;
+    EXPECT_TRUE(changed > 0 && is_power_of_two(changed) &&
+                changed <= d().site_align && lo % changed == 0)
+        << where("encode_jump_nop") << ": " << hex({nop, size}) << " and the "
+        << "jump " << hex({jump, size}) << " differ in bytes " << lo << ".."
+        << hi << ", not one aligned store at a " << d().site_align
+        << "-byte aligned site";
   }
 }
 

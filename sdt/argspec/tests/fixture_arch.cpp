@@ -3,6 +3,8 @@
 // rules, and an ISA of four-byte words so that every field is filled.
 #include "fixture_arch.h"
 
+#include <csignal>
+
 #include <string>
 
 namespace xsdt::tests {
@@ -178,12 +180,15 @@ constinit const ArchDescriptor kFixtureDescriptor = {
     .elf_machine = 0xfe01, // in no registry
     .elf64 = true,
     .word_bits = 64,
+    .big_endian = false,
     .narrow_registers_narrow_address = true,
     .site_encodings = kSiteEncodings,
     .site_align = 4,
     .trap_pc_offset = 0,
+    .trap_signal = SIGTRAP,
     .encode_jump = encode_jump,
     .decode_jump = decode_jump,
+    .encode_jump_nop = nullptr, // the same NOP at every site
     .jump_needs_trap_first = false,
     .register_prefix = "%",
     .registers = registers64,
@@ -198,12 +203,15 @@ constinit const ArchDescriptor kFixture32Descriptor = {
     .elf_machine = 0xfe02,
     .elf64 = false,
     .word_bits = 32,
+    .big_endian = false,
     .narrow_registers_narrow_address = false,
     .site_encodings = kSiteEncodings,
     .site_align = 4,
     .trap_pc_offset = 0,
+    .trap_signal = SIGTRAP,
     .encode_jump = encode_jump,
     .decode_jump = decode_jump,
+    .encode_jump_nop = nullptr, // the same NOP at every site
     .jump_needs_trap_first = false,
     .register_prefix = "%",
     .registers = registers32,

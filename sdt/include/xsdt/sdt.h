@@ -258,12 +258,19 @@ sdt_arg(T v) {
 #define XSDT_SDT_COLD_LABEL_ ;
 #endif
 
+/* The NOP of a jump site: the arch's site NOP, unless the arch's names the
+ * out-of-line block (%l0), as s390x's `brcl 0,target` does. */
+#ifndef XSDT_ARCH_JUMP_SITE_NOP
+#define XSDT_ARCH_JUMP_SITE_NOP XSDT_ARCH_SITE_NOP
+#endif
+
 /* The NOP of the site, then its {site, target, probe} record. The record's
  * section is linked to the code (SHF_LINK_ORDER) and joins its COMDAT group,
  * so --gc-sections and COMDAT folding drop it together with the code. */
 #define XSDT_SDT_SITE_ASM_(sym)                                                \
   XSDT_ARCH_SITE_ALIGN "\n" XSDT_ARCH_SITE_ENTER "\n"                          \
-  ".Lxsdt_sdt_site%=: " XSDT_ARCH_SITE_NOP "\n" XSDT_ARCH_SITE_LEAVE "\n"      \
+  ".Lxsdt_sdt_site%=: " XSDT_ARCH_JUMP_SITE_NOP "\n"                          \
+  XSDT_ARCH_SITE_LEAVE "\n"                                                    \
   ".pushsection xsdt_sdt_sites,\"ao?\",%%progbits,.Lxsdt_sdt_site%=\n"         \
   ".balign 4\n"                                                                \
   ".4byte .Lxsdt_sdt_site%= - .\n"                                             \

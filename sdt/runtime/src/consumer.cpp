@@ -7,7 +7,7 @@
 // xsdt_go() allocates every record buffer and then patches, all or nothing.
 //
 // The hit path (record_hit and the two handlers) is shared by SDT hits
-// (normal context) and USDT hits (the SIGTRAP handler, which may interrupt
+// (normal context) and USDT hits (the trap handler, which may interrupt
 // an SDT hit on the same thread). It therefore never locks, allocates or
 // makes a system call other than clock_gettime and, once per thread, gettid.
 //
@@ -46,8 +46,8 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <sys/syscall.h>
+#include <tuple>
 #include <type_traits>
 #include <unistd.h>
 #include <vector>
@@ -252,7 +252,7 @@ const char *generic_message(int code) {
   case XSDT_ERR_PROTECT:
     return "cannot change the protection of code pages";
   case XSDT_ERR_SIGNAL:
-    return "cannot install the SIGTRAP handler";
+    return "cannot install the trap signal handler";
   case XSDT_ERR_INTERNAL:
     return "internal error (out of memory)";
   case XSDT_ERR_MODE_CONFLICT:

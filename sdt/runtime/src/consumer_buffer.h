@@ -15,7 +15,7 @@
 // the extra lap tells a full ring from an empty one without a spare slot
 // and without a division on the hit path.
 //
-// The producer side runs on the hit path, possibly in a SIGTRAP handler: it
+// The producer side runs on the hit path, possibly in a trap handler: it
 // never locks, allocates or calls anything but the atomics below. The
 // owning thread's nested hits (a trap-mode hit interrupting an SDT hit on
 // the same thread) are excluded by `busy`, which only the owning thread and

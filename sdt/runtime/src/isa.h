@@ -27,7 +27,10 @@ inline std::span<const SiteEncoding> site_encodings() {
   return descriptor().site_encodings;
 }
 
-// The site address for the pc the SIGTRAP handler sees.
+// The signal a trap raises (SIGTRAP, or SIGILL on s390x).
+inline int trap_signal() { return descriptor().trap_signal; }
+
+// The site address for the pc the trap handler sees.
 inline std::uintptr_t site_from_trap_pc(std::uintptr_t pc) {
   return pc - descriptor().trap_pc_offset;
 }
@@ -37,8 +40,12 @@ inline std::size_t jump_site_size() {
   return descriptor().site_encodings[0].nop.size();
 }
 inline std::size_t jump_site_align() { return descriptor().site_align; }
-inline const unsigned char *jump_site_nop() {
-  return descriptor().site_encodings[0].nop.data();
+// The NOP the jump site at `site`, whose jump goes to `target`, holds while
+// disabled: the arch's one NOP, or one that names the target (s390x); false
+// when the target is out of reach.
+inline bool jump_site_nop(std::uintptr_t site, std::uintptr_t target,
+                          unsigned char *out) {
+  return descriptor().jump_site_nop(site, target, out);
 }
 
 // The jump from site to target (jump_site_size() bytes); false when the

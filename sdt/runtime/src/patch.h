@@ -1,7 +1,7 @@
 // Private to libxsdt: what the USDT part (runtime.cpp) and the SDT part
 // (sdt_runtime.cpp) share. One lock for every enable and disable, so the
 // two never write the same page at once and a site is never enabled both
-// ways; one SIGTRAP handler with a hook for SDT traps; and the code
+// ways; one trap handler with a hook for SDT traps; and the code
 // patcher: batched, verified, all-or-nothing site writes. All of it is
 // defined in runtime.cpp, so a program that only uses USDT probes does not
 // pull in the SDT part.
@@ -22,12 +22,12 @@ namespace xsdt::rt {
 // Held by every enable, disable and list call of both parts.
 std::mutex &api_lock();
 
-// Installs the runtime's SIGTRAP handler once; the previous disposition is
+// Installs the runtime's trap handler once; the previous disposition is
 // kept for traps that are not ours. Returns 0, or -1 and fills err. Call
 // with api_lock() held.
 int install_sigtrap_handler(xsdt_error *err);
 
-// The SDT part's share of the SIGTRAP handler: given the site a trap maps
+// The SDT part's share of the trap handler: given the site a trap maps
 // to, returns the pc to resume at, or 0 when the trap is not an SDT site's.
 // Runs in signal context: lock-free, no allocation. Installed once, by the
 // SDT part's first enable (before it writes any trap).

@@ -1,8 +1,8 @@
-// libxsdt: the C API (trap mode), the SIGTRAP handler and the code patcher
+// libxsdt: the C API (trap mode), the trap handler and the code patcher
 // shared with the SDT part (patch.h). See docs/runtime.md.
 //
 // Concurrency model. Enable, disable and list of both parts serialise on
-// one mutex (api_lock()). The SIGTRAP handler never locks or allocates: it
+// one mutex (api_lock()). The trap handler never locks or allocates: it
 // reads an immutable, sorted table of enabled sites through an atomic
 // pointer. A new table is published before any trap is written (so every
 // trap finds its entry) and after traps are removed (so an entry outlives
@@ -11,6 +11,7 @@
 // by the enable/disable calls.
 #include "xsdt/runtime.h"
 
+#include "byte_order.h"
 #include "errors.h"
 #include "hex_text.h"
 #include "internal.h"
@@ -199,7 +200,7 @@ void choose_read_mode() {
   g_read_mode.store(got == sizeof copy && copy == probe ? 0 : 1);
 }
 
-// ---- The SIGTRAP handler -----------------------------------------------
+// ---- The trap handler ---------------------------------------------------
 
 void forward(int sig, siginfo_t *si, void *uc) {
   const struct sigaction &prev = g_previous;
@@ -215,14 +216,14 @@ void forward(int sig, siginfo_t *si, void *uc) {
     return;
   }
   // SIG_DFL: die as the trap would have killed us without the runtime.
-  // SIGTRAP is blocked in this handler, so the raised signal is delivered
+  // The signal is blocked in this handler, so the raised one is delivered
   // with the default action as soon as the handler returns.
   struct sigaction dfl;
   std::memset(&dfl, 0, sizeof dfl);
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);
-  sigaction(SIGTRAP, &dfl, nullptr);
-  raise(SIGTRAP);
+  sigaction(sig, &dfl, nullptr);
+  raise(sig);
 }
 
 void dispatch(const SiteRecord *r, void *uc) {
@@ -279,8 +280,9 @@ int install_sigtrap_handler(xsdt_error *err) {
   sa.sa_sigaction = on_sigtrap;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  if (sigaction(SIGTRAP, &sa, &g_previous) != 0)
-    return fail(err, XSDT_ERR_SIGNAL, "sigaction(SIGTRAP): %s",
+  const int signal = isa::trap_signal();
+  if (sigaction(signal, &sa, &g_previous) != 0)
+    return fail(err, XSDT_ERR_SIGNAL, "sigaction(%s): %s", sigabbrev_np(signal),
                 std::strerror(errno));
   g_installed.store(true);
   return 0;
@@ -515,7 +517,7 @@ bool write_sites(const std::vector<CodeWrite> &writes,
       return false;
     }
     // The trap-first protocol: first the trap over the head. From here on
-    // a thread that reaches the site traps, and the SIGTRAP handler
+    // a thread that reaches the site traps, and the trap handler
     // resumes it as the caller published.
     unsigned char head[kMaxSiteBytes];
     bytes_at(w, Stage::kHead, head);
@@ -694,7 +696,10 @@ void add_semaphore(std::uintptr_t addr, int delta) {
     return;
   }
   auto *word = reinterpret_cast<std::uint32_t *>(addr & ~std::uintptr_t{3});
-  unsigned shift = static_cast<unsigned>(addr & 2) * 8; // little-endian
+  // The counter's half of the word: the low one at an address that is a
+  // multiple of 4 on a little-endian arch, the high one on a big-endian.
+  const unsigned low_half = kNativeByteOrder == ByteOrder::kBig ? 2 : 0;
+  unsigned shift = static_cast<unsigned>((addr & 2) ^ low_half) * 8;
   std::uint32_t old = __atomic_load_n(word, __ATOMIC_RELAXED);
   for (;;) {
     std::uint32_t count = (old >> shift) & 0xffffu;

@@ -26,10 +26,8 @@ using sdt_format::kProbesSection;
 using sdt_format::kSiteRecordSize;
 using sdt_format::kSitesSection;
 
-// The records are in the target's own byte order, which the shared decoder
-// reads as little-endian: true of every arch libxsdt is built for.
-static_assert(std::endian::native == std::endian::little,
-              "sdt_record_format.h decodes little-endian records");
+// The records are in this process's own byte order.
+constexpr ByteOrder kOrder = kNativeByteOrder;
 // Addresses in memory wrap at the pointer's width.
 constexpr std::uint64_t kAddressMask = UINTPTR_MAX;
 
@@ -70,7 +68,7 @@ public:
 
   void scan_definitions(std::span<const unsigned char> section) {
     std::optional<sdt_format::FramingError> error =
-        sdt_format::walk_definitions(section, kProbesSection,
+        sdt_format::walk_definitions(section, kProbesSection, kOrder,
                                      [&](std::size_t off, std::size_t size) {
                                        add_definition(section, off, size);
                                      });
@@ -130,7 +128,7 @@ private:
     SdtProbeDef def;
     std::string why = sdt_format::decode_definition(section, off, size, def);
     def.probe = static_cast<std::uintptr_t>(sdt_format::self_relative(
-        section, off + 4, address_of(record + 4), kAddressMask));
+        section, off + 4, address_of(record + 4), kAddressMask, kOrder));
     if (why.empty() && !segment_with(image_.segments, def.probe,
                                      kProbeObjectSize, PROT_READ | PROT_WRITE))
       why = "probe object " + hex_number(def.probe) +
@@ -153,8 +151,8 @@ private:
 
   void add_site(std::span<const unsigned char> section, std::size_t off) {
     const unsigned char *record = section.data() + off;
-    const sdt_format::SiteFields fields =
-        sdt_format::decode_site(section, off, address_of(record), kAddressMask);
+    const sdt_format::SiteFields fields = sdt_format::decode_site(
+        section, off, address_of(record), kAddressMask, kOrder);
     const auto site = static_cast<std::uintptr_t>(fields.site);
     const auto target = static_cast<std::uintptr_t>(fields.target);
     const auto probe = static_cast<std::uintptr_t>(fields.probe);
@@ -207,9 +205,11 @@ private:
         return "site " + hex_number(site) +
                " is in an execute-only segment: its bytes cannot be checked";
       const auto *bytes = reinterpret_cast<const unsigned char *>(site);
-      if (std::memcmp(bytes, isa::jump_site_nop(), size) != 0)
+      unsigned char nop[kMaxSiteSize];
+      isa::jump_site_nop(site, target, nop); // in reach: checked above
+      if (std::memcmp(bytes, nop, size) != 0)
         return "site " + hex_number(site) + " holds " + hex_bytes(bytes, size) +
-               ", not the NOP " + hex_bytes(isa::jump_site_nop(), size);
+               ", not the NOP " + hex_bytes(nop, size);
     }
     return {};
   }

@@ -10,11 +10,12 @@
 // Header-only and free of libxsdt's types, since the inspector does not
 // link libxsdt.
 //
-// Byte order: the records are little-endian, as every xsdt arch is; the
-// inspector rejects big-endian files and libxsdt asserts it when compiled.
+// Byte order: the records are in the target's (ByteOrder), which each side
+// passes: libxsdt its own, the inspector the file's.
 #ifndef XSDT_RUNTIME_SDT_RECORD_FORMAT_H
 #define XSDT_RUNTIME_SDT_RECORD_FORMAT_H
 
+#include "byte_order.h"
 #include "hex_text.h"
 
 #include <elf.h>
@@ -42,11 +43,8 @@ inline constexpr unsigned kFlagTranslated = 1, kFlagUntyped = 2;
 
 using Bytes = std::span<const unsigned char>;
 
-inline std::uint32_t load_u32(Bytes bytes, std::size_t at) {
-  std::uint32_t value = 0;
-  for (unsigned i = 0; i < 4; ++i)
-    value |= std::uint32_t{bytes[at + i]} << (8 * i);
-  return value;
+inline std::uint32_t load_u32(Bytes bytes, std::size_t at, ByteOrder order) {
+  return static_cast<std::uint32_t>(load_uint(bytes, at, 4, order));
 }
 
 // The address a self-relative field designates: its value plus its own
@@ -54,8 +52,9 @@ inline std::uint32_t load_u32(Bytes bytes, std::size_t at) {
 // address_mask keeps (0xffffffff for 32-bit code).
 inline std::uint64_t self_relative(Bytes bytes, std::size_t at,
                                    std::uint64_t field_address,
-                                   std::uint64_t address_mask) {
-  const auto offset = static_cast<std::int32_t>(load_u32(bytes, at));
+                                   std::uint64_t address_mask,
+                                   ByteOrder order) {
+  const auto offset = static_cast<std::int32_t>(load_u32(bytes, at, order));
   return (field_address +
           static_cast<std::uint64_t>(static_cast<std::int64_t>(offset))) &
          address_mask;
@@ -69,10 +68,11 @@ struct SiteFields {
 
 inline SiteFields decode_site(Bytes bytes, std::size_t at,
                               std::uint64_t record_address,
-                              std::uint64_t address_mask) {
-  return {self_relative(bytes, at, record_address, address_mask),
-          self_relative(bytes, at + 4, record_address + 4, address_mask),
-          self_relative(bytes, at + 8, record_address + 8, address_mask)};
+                              std::uint64_t address_mask, ByteOrder order) {
+  return {
+      self_relative(bytes, at, record_address, address_mask, order),
+      self_relative(bytes, at + 4, record_address + 4, address_mask, order),
+      self_relative(bytes, at + 8, record_address + 8, address_mask, order)};
 }
 
 // Where the walk of a definition section stopped.
@@ -90,9 +90,9 @@ struct FramingError {
 // the next record cannot be found. section_noun names the section in the
 // message about stray bytes at its end.
 template <class OnRecord>
-std::optional<FramingError> walk_definitions(Bytes section,
-                                             std::string_view section_noun,
-                                             OnRecord &&on_record) {
+std::optional<FramingError>
+walk_definitions(Bytes section, std::string_view section_noun, ByteOrder order,
+                 OnRecord &&on_record) {
   std::size_t off = 0;
   while (off < section.size()) {
     const std::size_t left = section.size() - off;
@@ -106,7 +106,7 @@ std::optional<FramingError> walk_definitions(Bytes section,
                             false};
       return std::nullopt;
     }
-    const std::uint32_t size = load_u32(section, off);
+    const std::uint32_t size = load_u32(section, off, order);
     if (size == 0) {
       off += 4;
       continue;

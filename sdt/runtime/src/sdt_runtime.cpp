@@ -18,7 +18,7 @@
 //    every slot that was odd has moved on. Threads beyond the slots count
 //    themselves in two shared counters, flipped like SRCU's.
 //  * Traps (trap mode, and the x86 trap-first protocol of jump mode) are
-//    looked up by the SIGTRAP handler in immutable sorted tables published
+//    looked up by the trap handler in immutable sorted tables published
 //    through atomic pointers. A table replaced while no handler is reading
 //    is freed; otherwise it waits for the next quiet publication.
 #include "xsdt/sdt-runtime.h"
@@ -305,7 +305,7 @@ void reset_after_fork() {
     g_fire_fences.store(true); // single-threaded here: safe to switch
 }
 
-// ---- Trap tables (read by the SIGTRAP handler) -----------------------------
+// ---- Trap tables (read by the trap handler) -----------------------------
 
 struct TrapEntry {
   std::uintptr_t site = 0;
@@ -326,7 +326,7 @@ std::atomic<const TrapTable *> g_traps{&g_no_traps};
 // Every site we ever wrote a trap into: a trap whose entry vanished before
 // the handler looked (the site was restored meanwhile) re-executes the site.
 std::atomic<const TrapTable *> g_trap_history{&g_no_traps};
-// SIGTRAP handlers between their first and last table read.
+// trap handlers between their first and last table read.
 std::atomic<int> g_trap_readers{0};
 
 const TrapEntry *find_trap(const TrapTable *t, std::uintptr_t site) {
@@ -337,7 +337,7 @@ const TrapEntry *find_trap(const TrapTable *t, std::uintptr_t site) {
   return it != end && it->site == site ? it : nullptr;
 }
 
-// The hook of runtime.cpp's SIGTRAP handler: async-signal-safe.
+// The hook of runtime.cpp's trap handler: async-signal-safe.
 std::uintptr_t resume_after_trap(std::uintptr_t site) {
   g_trap_readers.fetch_add(1, std::memory_order_seq_cst);
   std::uintptr_t resume = 0;
@@ -560,11 +560,11 @@ bool enabled_at(const SdtProbeEntry &p, std::uintptr_t site) {
 
 // The bytes a site holds when enabled in mode.
 bool enabled_bytes(xsdt_mode mode, const EnabledSite &s, unsigned char *out) {
-  const std::size_t size = isa::jump_site_size();
   if (mode == XSDT_MODE_JUMP)
     return isa::encode_jump(s.site, s.target, out);
   const SiteEncoding &trap = isa::site_encodings()[0];
-  std::memcpy(out, isa::jump_site_nop(), size);
+  if (!isa::jump_site_nop(s.site, s.target, out))
+    return false;
   std::memcpy(out, trap.trap.data(), trap.trap.size());
   return true;
 }
@@ -582,12 +582,13 @@ void forget_unloaded(const std::vector<SdtProbeEntry *> &loaded) {
     for (const EnabledSite &s : p->sites) {
       if (!present)
         break;
-      unsigned char bytes[kMaxSiteBytes];
+      unsigned char bytes[kMaxSiteBytes], nop[kMaxSiteBytes];
       enabled_bytes(p->mode, s, bytes);
+      isa::jump_site_nop(s.site, s.target, nop);
       present = std::memcmp(reinterpret_cast<const void *>(s.site), bytes,
                             isa::jump_site_size()) == 0 ||
-                std::memcmp(reinterpret_cast<const void *>(s.site),
-                            isa::jump_site_nop(), isa::jump_site_size()) != 0;
+                std::memcmp(reinterpret_cast<const void *>(s.site), nop,
+                            isa::jump_site_size()) != 0;
     }
     if (present) {
       still.push_back(p);
@@ -637,14 +638,16 @@ void refresh() {
   for (const SdtSite &s : found.sites) {
     SdtProbeEntry *p = probes.at(s.def);
     const auto *bytes = reinterpret_cast<const unsigned char *>(s.site);
+    unsigned char nop[kMaxSiteBytes];
+    isa::jump_site_nop(s.site, s.target, nop); // discovery checked the reach
     if (patched && !enabled_at(*p, s.site) &&
-        std::memcmp(bytes, isa::jump_site_nop(), size) != 0) {
+        std::memcmp(bytes, nop, size) != 0) {
       char where[64];
       std::snprintf(where, sizeof where, "%#lx", addr(s.site));
       invalid.push_back((p->object.empty() ? "(main program)" : p->object) +
                         ": site " + where + " of probe " + p->id + " holds " +
                         hex_bytes(bytes, size) + ", not the NOP " +
-                        hex_bytes(isa::jump_site_nop(), size));
+                        hex_bytes(nop, size));
       continue;
     }
     ++counts[s.def];
@@ -739,7 +742,7 @@ int g_start_errno = 0;
 
 // Once, before the first site is written: the barrier mode (the fire path
 // reads it without ordering, so it must not change while sites are live),
-// the slot key, the fork handler and the SIGTRAP hook.
+// the slot key, the fork handler and the trap hook.
 bool start(xsdt_error *err) {
   if (g_started)
     return true;
@@ -849,9 +852,9 @@ int enable_impl(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
     w.size = size;
     w.prot = s.prot;
     w.tag = targets.size();
-    std::memcpy(w.from, isa::jump_site_nop(), size);
     targets.push_back(Target{s.probe, EnabledSite{s.site, s.target, s.prot}});
-    if (!enabled_bytes(how, targets.back().site, w.to))
+    if (!isa::jump_site_nop(s.site, s.target, w.from) ||
+        !enabled_bytes(how, targets.back().site, w.to))
       return fail(err, XSDT_ERR_INTERNAL,
                   "probe %s, site %#lx: target %#lx out of the jump's reach",
                   s.probe->id.c_str(), addr(s.site), addr(s.target));
@@ -928,7 +931,7 @@ int disable_impl(const char *pattern, xsdt_error *err) {
       w.prot = s.prot;
       w.tag = targets.size();
       enabled_bytes(p->mode, s, w.from); // in reach: it was written so
-      std::memcpy(w.to, isa::jump_site_nop(), size);
+      isa::jump_site_nop(s.site, s.target, w.to);
       targets.push_back(Target{p, s});
       writes.push_back(w);
     }

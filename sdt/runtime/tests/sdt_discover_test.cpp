@@ -6,6 +6,7 @@
 #include "internal.h"
 #include "isa.h"
 #include "machdep.h"
+#include "patch.h"
 
 #include <xsdt/sdt.h>
 
@@ -323,8 +324,9 @@ TEST(SdtDiscover, SitesHoldTheNopAndDistinctValidTargets) {
       continue;
     ++own;
     SCOPED_TRACE(d.probes[s.def].id + " site " + hex(s.site));
-    EXPECT_EQ(std::memcmp(reinterpret_cast<const void *>(s.site),
-                          isa::jump_site_nop(), size),
+    unsigned char nop[xsdt::rt::kMaxSiteBytes];
+    ASSERT_TRUE(isa::jump_site_nop(s.site, s.target, nop));
+    EXPECT_EQ(std::memcmp(reinterpret_cast<const void *>(s.site), nop, size),
               0);
     EXPECT_EQ(s.site % isa::jump_site_align(), 0u);
     EXPECT_TRUE(s.prot & PROT_EXEC);
@@ -347,7 +349,7 @@ TEST(SdtDiscover, TheNopIsTheArchsOwn) {
   char buf[4];
   for (std::size_t i = 0; i < size; ++i) {
     std::snprintf(buf, sizeof buf, i ? " %02x" : "%02x",
-                  isa::jump_site_nop()[i]);
+                  isa::site_encodings()[0].nop[i]);
     text += buf;
   }
   EXPECT_EQ(text, kNopText);
@@ -401,7 +403,7 @@ public:
   Forge() {
     std::memset(&g_forged, 0, sizeof g_forged);
     for (std::size_t at : {std::size_t{0}, std::size_t{16}, std::size_t{32}})
-      std::memcpy(g_forged.code + at, isa::jump_site_nop(),
+      std::memcpy(g_forged.code + at, isa::site_encodings()[0].nop.data(),
                   isa::jump_site_size());
     image_.object = kLabel;
     image_.label = kLabel;
@@ -451,8 +453,14 @@ public:
   }
 
   // Appends a site record; returns its address.
+  // A site record; a site in the forged code gets the NOP its target
+  // implies (s390x's names the target).
   std::uintptr_t site(std::uintptr_t site, std::uintptr_t target,
                       std::uintptr_t probe_object) {
+    unsigned char nop[xsdt::rt::kMaxSiteBytes];
+    if (site >= code(0) && site + isa::jump_site_size() <= code(64) &&
+        isa::jump_site_nop(site, target, nop))
+      std::memcpy(reinterpret_cast<void *>(site), nop, isa::jump_site_size());
     unsigned char *r = g_forged.sites + sites_size_;
     point(r, site);
     point(r + 4, target);
@@ -551,9 +559,9 @@ TEST(SdtDiscoverForged, SitesInTwoFunctionsLeaveTheFunctionEmpty) {
 TEST(SdtDiscoverForged, BytesThatAreNotTheNop) {
   Forge f;
   f.simple_definition(0);
-  std::memset(g_forged.code + 16, 0x90, isa::jump_site_size());
   std::uintptr_t record =
       f.site(Forge::code(16), Forge::code(48), Forge::probe(0));
+  std::memset(g_forged.code + 16, 0x90, isa::jump_site_size());
   std::string found = "90";
   for (std::size_t i = 1; i < isa::jump_site_size(); ++i)
     found += " 90";
@@ -642,7 +650,6 @@ TEST(SdtDiscoverForged, MisalignedSite) {
     GTEST_SKIP() << "sites need no alignment on this arch";
   Forge f;
   f.simple_definition(0);
-  std::memcpy(g_forged.code + 2, isa::jump_site_nop(), isa::jump_site_size());
   std::uintptr_t record =
       f.site(Forge::code(2), Forge::code(48), Forge::probe(0));
   SdtDiscovery d = f.run();

@@ -215,13 +215,13 @@ std::string hex_text(const unsigned char *p, std::size_t n) {
 ::testing::AssertionResult HoldsNop(std::uintptr_t site) {
   const std::size_t n = isa::jump_site_size();
   const auto *bytes = reinterpret_cast<const unsigned char *>(site);
-  if (std::memcmp(bytes, isa::jump_site_nop(), n) == 0 &&
+  if (std::memcmp(bytes, isa::site_encodings()[0].nop.data(), n) == 0 &&
       hex_text(bytes, n) == XSDT_TEST_SITE_NOP)
     return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
          << "site holds " << hex(bytes, n) << "not the NOP "
-         << hex(isa::jump_site_nop(), n) << "(arch.json: " XSDT_TEST_SITE_NOP
-         << ")";
+         << hex(isa::site_encodings()[0].nop.data(), n)
+         << "(arch.json: " XSDT_TEST_SITE_NOP << ")";
 }
 
 // The site holds a jump to target.
@@ -244,7 +244,7 @@ std::string hex_text(const unsigned char *p, std::size_t n) {
   const xsdt::SiteEncoding &encoding = isa::site_encodings()[0];
   unsigned char want[16];
   const std::size_t n = isa::jump_site_size();
-  std::memcpy(want, isa::jump_site_nop(), n);
+  std::memcpy(want, isa::site_encodings()[0].nop.data(), n);
   std::memcpy(want, encoding.trap.data(), encoding.trap.size());
   const auto *bytes = reinterpret_cast<const unsigned char *>(site);
   if (std::memcmp(bytes, want, n) == 0 &&

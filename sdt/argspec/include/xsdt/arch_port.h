@@ -57,6 +57,9 @@ struct ArchDescriptor {
   // Bits of an address and of a general register: 32 or 64. An address
   // computed from registers wraps at this width.
   int word_bits;
+  // Byte order of the arch's data: memory operands, the notes' addresses
+  // and the SDT records are read in it (s390x is big-endian).
+  bool big_endian;
   // An address computed from 32-bit registers wraps at 32 bits even on a
   // 64-bit arch (x86-64's address-size override); otherwise a narrow index
   // is extended first (aarch64's sxtw).
@@ -70,6 +73,10 @@ struct ArchDescriptor {
   std::span<const SiteEncoding> site_encodings;
   std::size_t site_align;     // alignment every site must have
   std::size_t trap_pc_offset; // the pc a trap reports, minus its site
+  // The signal a trap raises in an untraced process: SIGTRAP, or SIGILL
+  // where the trap is an illegal instruction to the kernel (s390x's 0x0001,
+  // which Linux turns into SIGTRAP only under ptrace).
+  int trap_signal;
 
   // ---- SDT(9) jump sites: the jump that replaces the NOP (site_encodings
   // [0].nop.size() bytes). encode_jump is false when the target is out of
@@ -78,6 +85,12 @@ struct ArchDescriptor {
                       unsigned char *out);
   bool (*decode_jump)(std::uint64_t site, const unsigned char *in,
                       std::uint64_t *target);
+  // The NOP a jump site holds while disabled, when it depends on the site:
+  // s390x's `brcl 0,target` names the jump's target already, so that
+  // enabling flips the condition mask alone (one byte), as Linux's jump
+  // labels do. Null: site_encodings[0].nop at every site.
+  bool (*encode_jump_nop)(std::uint64_t site, std::uint64_t target,
+                          unsigned char *out);
   // The jump is wider than one atomic store with respect to instruction
   // fetch (x86's 5 bytes): the patcher writes a trap over the head first.
   bool jump_needs_trap_first;
@@ -105,6 +118,18 @@ struct ArchDescriptor {
   // Why a value wider than a register cannot be described on this arch, for
   // the portability message; null for the generic "upper bytes" reason.
   const char *wide_register_value_reason;
+
+  // The NOP the jump site at `site`, whose jump goes to `target`, holds while
+  // disabled (site_encodings[0].nop.size() bytes): encode_jump_nop's, or
+  // the one NOP. False when the target is out of reach.
+  bool jump_site_nop(std::uint64_t site, std::uint64_t target,
+                     unsigned char *out) const {
+    if (encode_jump_nop)
+      return encode_jump_nop(site, target, out);
+    for (std::size_t i = 0; i < site_encodings[0].nop.size(); ++i)
+      out[i] = site_encodings[0].nop[i];
+    return true;
+  }
 };
 
 // The toolkit the operand grammars are written with. Parsing failures

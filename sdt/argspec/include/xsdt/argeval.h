@@ -42,6 +42,8 @@ struct CompiledArg {
   // Memory: the address wraps at 32 bits (i386, or an x86-64 operand that
   // names 32-bit registers, i.e. an address-size override).
   bool address32 = false;
+  // Memory: the value's bytes are in big-endian order (the arch's).
+  bool big_endian = false;
   std::int64_t displacement = 0;
   std::int64_t immediate = 0;
 };
