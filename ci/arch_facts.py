@@ -91,6 +91,31 @@ class ArchFacts:
                                  f"SIGILL: {signal!r}")
         return signal
 
+    def jump_nop_cflags(self):
+        """expect.jump_nop, for an arch whose disabled jump site names its
+        target (s390x: brcl 0,target): the bytes before the offset ("head"),
+        the offset's size in bytes, its unit (the target is site + offset *
+        unit) and byte order. As -DEXPECT_JUMP_NOP_* for test programs; []
+        when the arch's jump sites hold expect.site_nop."""
+        if self.fact("expect", "jump_nop", kind=dict, default={}) == {}:
+            return []
+        head = self.fact("expect", "jump_nop", "head")
+        if not re.fullmatch(BYTES_FORM, head):
+            raise ArchFactsError(f"{self.path}: \"expect.jump_nop.head\" is not hex bytes")
+        size = self.fact("expect", "jump_nop", "offset_bytes", kind=int)
+        unit = self.fact("expect", "jump_nop", "offset_unit", kind=int)
+        order = self.fact("expect", "jump_nop", "offset_order")
+        if size not in (1, 2, 4) or unit < 1 or order not in ("big", "little"):
+            raise ArchFactsError(f"{self.path}: \"expect.jump_nop\": offset_bytes 1, 2 or 4, "
+                                 "offset_unit >= 1, offset_order big or little")
+        if byte_count(head) + size != byte_count(self.expect_bytes("site_nop")):
+            raise ArchFactsError(f"{self.path}: expect.jump_nop is not as long as "
+                                 "expect.site_nop")
+        return [f"-DEXPECT_JUMP_NOP_HEAD={c_initializer(head)}",
+                f"-DEXPECT_JUMP_NOP_OFFSET_BYTES={size}",
+                f"-DEXPECT_JUMP_NOP_OFFSET_UNIT={unit}",
+                f"-DEXPECT_JUMP_NOP_OFFSET_BIG_ENDIAN={int(order == 'big')}"]
+
     def traits(self, emulated):
         """The declared traits, with the emulated ones when emulated."""
         traits = self.fact("traits", kind=list, default=[])

@@ -71,6 +71,12 @@ try:
     foreign_error = facts.fact("expect", "foreign_error")
     flush_syscall = facts.fact("expect", "icache_flush_syscall", kind=int, default=-1)
     trap_signal = facts.trap_signal()
+    jump_nop_cflags = facts.jump_nop_cflags()
+    # What every disabled SDT(9) jump site starts with: the whole site NOP,
+    # or the head of one that names its target (expect.jump_nop); and the
+    # same bytes of the site in trap mode.
+    jump_nop_head = facts.fact("expect", "jump_nop", "head", default=expect["site_nop"])
+    jump_trap_head = " ".join(expect["site_trap"].split()[:len(jump_nop_head.split())])
     declared_model = facts.fact("data_model")
     declared_char_signed = facts.fact("char_signed", kind=bool)
 except arch_facts.ArchFactsError as error:
@@ -149,6 +155,7 @@ if flush_syscall >= 0:
 # The signal a trap raises: SIGTRAP unless arch.json says otherwise
 # (s390x: SIGILL).
 expect_cflags.append(f"-DEXPECT_TRAP_SIGNAL={trap_signal}")
+expect_cflags += jump_nop_cflags
 expect_cflags += [f"-DTRAIT_{trait.upper().replace('-', '_')}" for trait in traits]
 # %sys-sdt-cflags: SystemTap's <sys/sdt.h> (systemtap-sdt-dev), for tests
 # that build sys/sdt.h sites whatever the implementation under test.
@@ -163,6 +170,8 @@ config.substitutions[0:0] = [
     ("%sys-sdt-cflags", f"-I{sys_sdt_include}"),
     ("%expect-site-nop", shell_quote(expect["site_nop"])),
     ("%expect-site-trap", shell_quote(expect["site_trap"])),
+    ("%expect-jump-nop-head", shell_quote(jump_nop_head)),
+    ("%expect-jump-trap-head", shell_quote(jump_trap_head)),
     ("%expect-site-foreign", shell_quote(expect["site_foreign"])),
     ("%expect-foreign-error", shell_quote(foreign_error)),
     ("%expect-sys-sdt-site", shell_quote(expect["sys_sdt_site"])),

@@ -61,7 +61,19 @@ def arch_facts(path):
                          f"and expect.jumps ({error!r})")
     if not jumps:
         raise SystemExit(f"check-jumps: {path}: expect.jumps is empty")
-    return machine, len(nop), nop, jumps
+    return machine, len(nop), nop, jumps, data["expect"].get("jump_nop")
+
+
+def disabled_bytes(nop, jump_nop, site, target):
+    """The NOP a disabled jump site holds: the arch's NOP, or, where it names
+    its target (expect.jump_nop: s390x's brcl 0,target), its head and the
+    offset from site to target in its units and byte order."""
+    if not jump_nop:
+        return nop
+    units = (target - site) // jump_nop["offset_unit"]
+    size = jump_nop["offset_bytes"]
+    offset = (units & ((1 << (8 * size)) - 1)).to_bytes(size, jump_nop["offset_order"])
+    return bytes.fromhex(jump_nop["head"]) + offset
 
 
 class Elf:
@@ -74,21 +86,22 @@ class Elf:
         if d[:4] != b"\x7fELF":
             raise ValueError(f"{path}: not an ELF file")
         self.is64 = d[4] == 2
-        if d[5] != 1:
-            raise ValueError(f"{path}: not little-endian")
+        if d[5] not in (1, 2):
+            raise ValueError(f"{path}: bad ELF data encoding {d[5]}")
+        e = self.order = "<" if d[5] == 1 else ">"  # s390x is big-endian
         if self.is64:
-            shoff, = struct.unpack_from("<Q", d, 0x28)
-            shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x3A)
+            shoff, = struct.unpack_from(e + "Q", d, 0x28)
+            shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", d, 0x3A)
         else:
-            shoff, = struct.unpack_from("<I", d, 0x20)
-            shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x2E)
+            shoff, = struct.unpack_from(e + "I", d, 0x20)
+            shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", d, 0x2E)
         self.sections = []
         for i in range(shnum):
             off = shoff + i * shentsize
             if self.is64:
-                name, typ, flags, addr, offset, size = struct.unpack_from("<IIQQQQ", d, off)
+                name, typ, flags, addr, offset, size = struct.unpack_from(e + "IIQQQQ", d, off)
             else:
-                name, typ, flags, addr, offset, size = struct.unpack_from("<IIIIII", d, off)
+                name, typ, flags, addr, offset, size = struct.unpack_from(e + "IIIIII", d, off)
             self.sections.append({"name_off": name, "type": typ, "flags": flags,
                                   "addr": addr, "offset": offset, "size": size})
         strtab = self.sections[shstrndx]
@@ -119,7 +132,8 @@ class Elf:
         mask = (1 << (64 if self.is64 else 32)) - 1
         for i in range(s["size"] // 12):
             field = s["addr"] + 12 * i
-            site_rel, target_rel, _ = struct.unpack_from("<iii", self.data, s["offset"] + 12 * i)
+            site_rel, target_rel, _ = struct.unpack_from(self.order + "iii", self.data,
+                                                         s["offset"] + 12 * i)
             records[(field + site_rel) & mask] = (field + 4 + target_rel) & mask
         return records
 
@@ -192,7 +206,7 @@ def main():
     parser.add_argument("--inspect")
     parser.add_argument("dump")
     args = parser.parse_args()
-    machine, size, nop, jumps = arch_facts(args.arch_json)
+    machine, size, nop, jumps, jump_nop = arch_facts(args.arch_json)
 
     bias = None
     sites = []
@@ -255,9 +269,10 @@ def main():
                  f"the run-time target is {link_target:#x} after the bias {bias:#x}")
             continue
         file_bytes, section = elf.bytes_at(link_site, size)
-        if file_bytes != nop:
+        want = disabled_bytes(nop, jump_nop, link_site, link_target)
+        if file_bytes != want:
             fail(f"{where}: the file holds {file_bytes.hex(' ') if file_bytes else 'nothing'} "
-                 f"at {link_site:#x}, not the NOP {nop.hex(' ')}")
+                 f"at {link_site:#x}, not the NOP {want.hex(' ')}")
             continue
         seen.add(link_site)
         print(f"check-jumps: {probe} site {link_site:#x}+bias: `{text}` -> record target "

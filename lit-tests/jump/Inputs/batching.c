@@ -73,7 +73,7 @@ static int run_case(const char *what, const char *pattern, const char *names,
   JT_EXPECT(xsdt_sdt_disable(pattern, &jt_err), nprobes);
   xsdt_get_patch_stats(&s2);
   for (int i = 0; i < n; ++i)
-    RT_CHECK(rt_bytes_are(pcs[i], rt_nop));
+    RT_CHECK(jt_is_nop(pcs[i]));
   long enable = (long)(s1.mprotect_calls - s0.mprotect_calls);
   long disable = (long)(s2.mprotect_calls - s1.mprotect_calls);
   printf("%s: %d probes, %d sites on %d page run%s\n", what, nprobes, n, runs,

@@ -155,7 +155,7 @@ int main(void) {
   int disable_missing = unflushed_sites("disable");
 #endif
   for (int i = 0; i < sites.n; ++i)
-    RT_CHECK(rt_bytes_are(sites.s[i].site, rt_nop));
+    RT_CHECK(jt_is_nop(sites.s[i].site));
 
   long flush_enable = (long)(s1.icache_flushes - s0.icache_flushes);
   long flush_disable = (long)(s2.icache_flushes - s1.icache_flushes);

@@ -49,7 +49,7 @@ static uintptr_t site_of(const char *id) {
 static int all_nop(void) {
   int ok = 1;
   for (int i = 0; i < sites.n; ++i)
-    ok &= rt_bytes_are(sites.s[i].site, rt_nop);
+    ok &= jt_is_nop(sites.s[i].site);
   return ok;
 }
 
@@ -81,7 +81,7 @@ int main(void) {
             1);
   char jump_bytes[32];
   jt_hex(jump_bytes, sizeof jump_bytes, a);
-  RT_CHECK(!rt_bytes_are(a, rt_nop) && !rt_bytes_are(a, rt_trap));
+  RT_CHECK(!jt_is_nop(a) && !jt_is_trap(a));
   memset(&jt_err, 0, sizeof jt_err);
   expect_error(xsdt_sdt_enable("je:e:f:a", XSDT_MODE_TRAP, on_hit, NULL,
                                &jt_err),
@@ -92,7 +92,7 @@ int main(void) {
   expect_error(xsdt_sdt_enable("je:::", XSDT_MODE_TRAP, on_hit, NULL, &jt_err),
                XSDT_ERR_MODE_CONFLICT);
   RT_CHECK(strcmp(jt_hex(hex, sizeof hex, a), jump_bytes) == 0);
-  RT_CHECK(rt_bytes_are(b, rt_nop) && rt_bytes_are(site_of("je:e:f:c"), rt_nop));
+  RT_CHECK(jt_is_nop(b) && jt_is_nop(site_of("je:e:f:c")));
   fire_all();
   RT_CHECK(hits == 1);
   JT_EXPECT(xsdt_sdt_disable("je:::", &jt_err), 1);
@@ -101,12 +101,12 @@ int main(void) {
   /* Trap, then jump: the same the other way round. */
   JT_EXPECT(xsdt_sdt_enable("je:e:f:a", XSDT_MODE_TRAP, on_hit, NULL, &jt_err),
             1);
-  RT_CHECK(rt_bytes_are(a, rt_trap));
+  RT_CHECK(jt_is_trap(a));
   memset(&jt_err, 0, sizeof jt_err);
   expect_error(xsdt_sdt_enable("je:e:f:a", XSDT_MODE_JUMP, on_hit, NULL,
                                &jt_err),
                XSDT_ERR_MODE_CONFLICT);
-  RT_CHECK(rt_bytes_are(a, rt_trap));
+  RT_CHECK(jt_is_trap(a));
   fire_all();
   RT_CHECK(hits == 2);
   JT_EXPECT(xsdt_sdt_disable("je:e:f:a", &jt_err), 1);
@@ -124,11 +124,11 @@ int main(void) {
   RT_CHECK(strstr(jt_err.message, "je:e:f:b") != NULL);
   RT_CHECK(strstr(jt_err.message, where) != NULL);
   for (int i = 0; i < sites.n; ++i)
-    if (sites.s[i].site != b && !rt_bytes_are(sites.s[i].site, rt_nop))
+    if (sites.s[i].site != b && !jt_is_nop(sites.s[i].site))
       printf("FAIL %s patched: %s\n", sites.s[i].id,
              jt_hex(hex, sizeof hex, sites.s[i].site));
-  RT_CHECK(rt_bytes_are(a, rt_nop));
-  RT_CHECK(rt_bytes_are(site_of("je:e:f:c"), rt_nop));
+  RT_CHECK(jt_is_nop(a));
+  RT_CHECK(jt_is_nop(site_of("je:e:f:c")));
   RT_CHECK(rt_bytes_are(b, rt_foreign));
   fire_all();
   RT_CHECK(hits == 2);
@@ -136,13 +136,13 @@ int main(void) {
   memset(&jt_err, 0, sizeof jt_err);
   expect_error(xsdt_sdt_enable("je:::", XSDT_MODE_TRAP, on_hit, NULL, &jt_err),
                XSDT_ERR_UNEXPECTED_BYTES);
-  RT_CHECK(rt_bytes_are(a, rt_nop));
+  RT_CHECK(jt_is_nop(a));
   RT_CHECK(rt_bytes_are(b, rt_foreign));
   fire_all();
   RT_CHECK(hits == 2);
 
   /* With the NOP back, the same pattern enables all three. */
-  rt_poke(b, rt_nop);
+  jt_poke_nop(b);
   JT_EXPECT(xsdt_sdt_enable("je:::", XSDT_MODE_JUMP, on_hit, NULL, &jt_err), 3);
   fire_all();
   JT_EXPECT(xsdt_sdt_disable("je:::", &jt_err), 3);

@@ -115,6 +115,72 @@ static inline int jt_count_invalid(void) {
 
 /* ---- Bytes --------------------------------------------------------------- */
 
+/* The bytes a disabled jump site holds: the site NOP, or, on an arch whose
+ * NOP names the jump's target (s390x's brcl 0,target: arch.json
+ * expect.jump_nop), its head and then the offset from the site to target. */
+static inline void jt_nop_bytes(uintptr_t site, uintptr_t target,
+                                unsigned char *out) {
+  memcpy(out, rt_nop, RT_SITE_SIZE);
+#ifdef EXPECT_JUMP_NOP_HEAD
+  static const unsigned char head[] = {EXPECT_JUMP_NOP_HEAD};
+  const int n = EXPECT_JUMP_NOP_OFFSET_BYTES;
+  uint64_t units =
+      (uint64_t)((int64_t)(target - site) / EXPECT_JUMP_NOP_OFFSET_UNIT);
+  memcpy(out, head, sizeof head);
+  for (int i = 0; i < n; ++i) {
+    int significance = EXPECT_JUMP_NOP_OFFSET_BIG_ENDIAN ? n - 1 - i : i;
+    out[sizeof head + (size_t)i] = (unsigned char)(units >> (8 * significance));
+  }
+#else
+  (void)site, (void)target;
+#endif
+}
+
+/* The same with the trap over it: the bytes where expect.site_trap differs
+ * from expect.site_nop are the trap's. */
+static inline void jt_trap_bytes(uintptr_t site, uintptr_t target,
+                                 unsigned char *out) {
+  jt_nop_bytes(site, target, out);
+  for (size_t i = 0; i < RT_SITE_SIZE; ++i)
+    if (rt_trap[i] != rt_nop[i])
+      out[i] = rt_trap[i];
+}
+
+static inline void jt_target_visit(const xsdt_sdt_site_info *si, void *user) {
+  uintptr_t *site_and_target = (uintptr_t *)user;
+  if (si->site == site_and_target[0])
+    site_and_target[1] = si->target;
+}
+
+/* The target of the jump site at `site`, from the runtime's listing of the
+ * records (0 if none). */
+static inline uintptr_t jt_target_of(uintptr_t site) {
+  uintptr_t site_and_target[2] = {site, 0};
+  xsdt_error err;
+  if (xsdt_sdt_list_sites(jt_target_visit, site_and_target, &err) < 0)
+    printf("FAIL xsdt_sdt_list_sites: %s\n", err.message);
+  return site_and_target[1];
+}
+
+/* Whether the jump site at `site` holds its disabled NOP, or the trap. */
+static inline int jt_is_nop(uintptr_t site) {
+  unsigned char want[RT_SITE_SIZE];
+  jt_nop_bytes(site, jt_target_of(site), want);
+  return rt_bytes_are(site, want);
+}
+static inline int jt_is_trap(uintptr_t site) {
+  unsigned char want[RT_SITE_SIZE];
+  jt_trap_bytes(site, jt_target_of(site), want);
+  return rt_bytes_are(site, want);
+}
+
+/* Puts the disabled NOP back at `site`, as a foreign patcher would. */
+static inline void jt_poke_nop(uintptr_t site) {
+  unsigned char nop[RT_SITE_SIZE];
+  jt_nop_bytes(site, jt_target_of(site), nop);
+  rt_poke(site, nop);
+}
+
 /* "0f 1f 44 00 00": the site's bytes from live memory. */
 static inline const char *jt_hex(char *buf, size_t size, uintptr_t pc) {
   const unsigned char *p = (const unsigned char *)pc;

@@ -113,7 +113,7 @@ int main(int argc, char **argv) {
     return rt_finish();
   for (int i = 0; i < sites.n; ++i) {
     jt_hex(before[i], sizeof before[i], sites.s[i].site);
-    RT_CHECK(rt_bytes_are(sites.s[i].site, rt_nop));
+    RT_CHECK(jt_is_nop(sites.s[i].site));
     RT_CHECK(sites.s[i].state == 0);
   }
 
@@ -129,9 +129,9 @@ int main(int argc, char **argv) {
     RT_CHECK(now.s[i].site == sites.s[i].site);
     RT_CHECK(now.s[i].state == mode);
     if (mode == XSDT_MODE_TRAP)
-      RT_CHECK(rt_bytes_are(sites.s[i].site, rt_trap));
+      RT_CHECK(jt_is_trap(sites.s[i].site));
     else
-      RT_CHECK(!rt_bytes_are(sites.s[i].site, rt_nop));
+      RT_CHECK(!jt_is_nop(sites.s[i].site));
   }
   fire_all();
   int enabled_hits = hits;
@@ -142,7 +142,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < sites.n; ++i) {
     jt_hex(disabled[i], sizeof disabled[i], sites.s[i].site);
     RT_CHECK(strcmp(disabled[i], before[i]) == 0);
-    RT_CHECK(rt_bytes_are(sites.s[i].site, rt_nop));
+    RT_CHECK(jt_is_nop(sites.s[i].site));
     RT_CHECK(i >= now.n || now.s[i].state == 0);
   }
   fire_all();

@@ -187,7 +187,7 @@ int main(int argc, char **argv) {
       ++late_hits;
     }
     for (int i = 0; i < sites.n; ++i)
-      if (!rt_bytes_are(sites.s[i].site, rt_nop)) {
+      if (!jt_is_nop(sites.s[i].site)) {
         char hex[32];
         printf("FAIL round %d: %s at %#lx holds %s after disable\n", r,
                sites.s[i].id, (unsigned long)sites.s[i].site,

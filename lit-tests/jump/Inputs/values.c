@@ -59,11 +59,17 @@ static struct truth *armed; /* the site about to fire */
 static int expect_hits;     /* 1 while the probes are enabled */
 static long args_verified, mismatches;
 
-/* The expected value of an integer, bool or enum local: its bytes (little-
- * endian on every arch here), sign-extended when its type is signed. */
+/* The expected value of an integer, bool or enum local: its bytes in the
+ * arch's order (big-endian on s390x), sign-extended when its type is
+ * signed. */
 static uint64_t int_bits(const void *v, size_t size, int is_signed) {
+  const unsigned char *bytes = (const unsigned char *)v;
   uint64_t bits = 0;
-  memcpy(&bits, v, size);
+  for (size_t i = 0; i < size; ++i) {
+    size_t significance =
+        __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? size - 1 - i : i;
+    bits |= (uint64_t)bytes[i] << (8 * significance);
+  }
   if (size < 8 && is_signed && (bits >> (8 * size - 1)) & 1)
     bits |= ~(uint64_t)0 << (8 * size);
   return bits;
