@@ -92,7 +92,9 @@ class ArchCodegen:
     words of their own, the mnemonic globs of each branch kind (ret, jump,
     call, cond; the first kind that matches wins) and the known excess."""
 
-    KINDS = ("ret", "jump", "call", "cond")
+    # "straight": branch mnemonics that never branch (s390x's jgnop, a brcl
+    # with mask 0), checked first; they are counted like any instruction.
+    KINDS = ("straight", "ret", "jump", "call", "cond")
 
     def __init__(self, arch):
         path = os.path.join(REPO, "arches", arch, "arch.json")
@@ -128,7 +130,7 @@ class ArchCodegen:
         """One of: ret, jump, call, cond, other."""
         for kind, patterns in self.branches:
             if any(fnmatch.fnmatchcase(mnemonic, p) for p in patterns):
-                return kind
+                return "other" if kind == "straight" else kind
         return "other"
 
 
@@ -136,24 +138,25 @@ class PathError(Exception):
     pass
 
 
-# ---- ELF (little-endian, 32 or 64 bit: all four targets) -------------------
+# ---- ELF (32 or 64 bit, either byte order: s390x is big-endian) -----------
 
 def read_elf(path):
     """Returns (sections by name -> (addr, offset, size, link), FUNC symbols
-    name -> (value, size), raw bytes)."""
+    name -> (value, size), raw bytes, struct byte order "<" or ">")."""
     with open(path, "rb") as f:
         data = f.read()
-    if data[:4] != b"\x7fELF" or data[5] != 1:
-        raise RuntimeError(f"{path}: not a little-endian ELF file")
+    if data[:4] != b"\x7fELF" or data[5] not in (1, 2):
+        raise RuntimeError(f"{path}: not an ELF file")
+    e = "<" if data[5] == 1 else ">"
     is64 = data[4] == 2
     if is64:
-        shoff, = struct.unpack_from("<Q", data, 0x28)
-        shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3a)
-        sh_fmt, sym_fmt = "<IIQQQQIIQQ", "<IBBHQQ"
+        shoff, = struct.unpack_from(e + "Q", data, 0x28)
+        shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", data, 0x3a)
+        sh_fmt, sym_fmt = e + "IIQQQQIIQQ", e + "IBBHQQ"
     else:
-        shoff, = struct.unpack_from("<I", data, 0x20)
-        shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x2e)
-        sh_fmt, sym_fmt = "<IIIIIIIIII", "<IIIBBH"
+        shoff, = struct.unpack_from(e + "I", data, 0x20)
+        shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", data, 0x2e)
+        sh_fmt, sym_fmt = e + "IIIIIIIIII", e + "IIIBBH"
     headers = [struct.unpack_from(sh_fmt, data, shoff + i * shentsize) for i in range(shnum)]
     strtab_off = headers[shstrndx][4]
 
@@ -176,19 +179,19 @@ def read_elf(path):
                 name, value, sym_size, info, _, _ = struct.unpack_from(sym_fmt, data, offset + i * entsize)
             if info & 0xf == 2:  # STT_FUNC
                 functions[cstr(names + name)] = (value, sym_size)
-    return sections, functions, data
+    return sections, functions, data, e
 
 
 def site_records(path):
     """The {site, target} pairs of the xsdt_sdt_sites records (self-relative
     32-bit fields, see <xsdt/sdt.h>)."""
-    sections, _, data = read_elf(path)
+    sections, _, data, order = read_elf(path)
     if "xsdt_sdt_sites" not in sections:
         return []
     addr, offset, size, _ = sections["xsdt_sdt_sites"]
     records = []
     for i in range(0, size, 12):
-        site, target, _ = struct.unpack_from("<iii", data, offset + i)
+        site, target, _ = struct.unpack_from(order + "iii", data, offset + i)
         records.append((addr + i + site, addr + i + 4 + target))
     return records
 
@@ -296,7 +299,7 @@ def measure(toolchain, objdump, tmp, opt, mutant=False):
         result = build(toolchain, toolchain["arch"], probes, opt, so, mutant)
         if result.returncode:
             raise PathError("build failed:\n" + result.stderr)
-        _, functions, _ = read_elf(so)
+        _, functions, _, _ = read_elf(so)
         insns = disassemble(arch, objdump, so)
         if probes:
             sites = site_records(so)

@@ -28,4 +28,10 @@
 #define XSDT_ARCH_ARG_CONSTRAINT "nr"
 #define XSDT_ARCH_ARG_ASM(n) ".ascii \"%[xsdt_a" #n "]\"\n"
 
+/* clang 14 hands a double to an "r" operand without moving it out of its
+ * floating-point register (the spec then names a general register that
+ * holds something else): floating-point values go to the asm as their bit
+ * pattern, an integer that both compilers put whole in a general register. */
+#define XSDT_ARCH_ARG_VALUE(x) XSDT_FLOAT_BITS_(x)
+
 #endif
