@@ -91,14 +91,20 @@ inline unsigned long long float_bits(double v) {
 #define XSDT_ARG_COPY_(var, x) __typeof__(((void)0, (x))) var = (x)
 /* Only the bytes the spec's size names are read: a float's upper half of
  * the union is never looked at. */
+/* A float's bits go to an integer of its own size: in a wider union they
+ * would be the high half on a big-endian arch (s390x). */
+#define XSDT_FLOAT_BITS_AS_(x, type)                                           \
+  ((union {                                                                    \
+     __typeof__(((void)0, (x))) value;                                         \
+     type bits;                                                                \
+   }){(x)})                                                                    \
+      .bits
 #define XSDT_FLOAT_BITS_(x)                                                    \
   __builtin_choose_expr(                                                       \
       XSDT_ARG_FLOAT_(x),                                                      \
-      ((union {                                                                \
-         __typeof__(((void)0, (x))) value;                                     \
-         unsigned long long bits;                                              \
-       }){(x)})                                                                \
-          .bits,                                                               \
+      __builtin_choose_expr(sizeof(x) == 4,                                    \
+                            XSDT_FLOAT_BITS_AS_(x, unsigned int),              \
+                            XSDT_FLOAT_BITS_AS_(x, unsigned long long)),       \
       (x))
 #define XSDT_EXTERN_C_ extern
 #endif
