@@ -102,7 +102,7 @@ inline unsigned long long float_bits(double v) {
 #define XSDT_FLOAT_BITS_(x)                                                    \
   __builtin_choose_expr(                                                       \
       XSDT_ARG_FLOAT_(x),                                                      \
-      __builtin_choose_expr(sizeof(x) == 4,                                    \
+      __builtin_choose_expr(XSDT_ARG_SIZE_(x) == 4,                            \
                             XSDT_FLOAT_BITS_AS_(x, unsigned int),              \
                             XSDT_FLOAT_BITS_AS_(x, unsigned long long)),       \
       (x))
