@@ -86,7 +86,8 @@ def read_arch_json(path):
     facts = arch_facts.load_file(path)
     if not isinstance(facts.data.get("triple"), str) or not facts.data["triple"]:
         raise ValueError(f"{path}: no \"triple\"")
-    for key in ("emulator", "packages", "aliases", "shares", "traits", "emulated_traits"):
+    for key in ("emulator", "packages", "aliases", "shares", "traits", "emulated_traits",
+                "cflags", "objdump_flags"):
         facts.fact(key, kind=list, default=[])
     return facts.data
 
@@ -104,6 +105,7 @@ def parse_arch(path):
         "triple": data["triple"],
         "emulator": " ".join(data.get("emulator", [])),
         "packages": list(data.get("packages", [])),
+        "cflags": list(data.get("cflags", [])),
     }
 
 
@@ -193,7 +195,11 @@ def clang_toolchain(arch, version):
 
 
 def describe(arch, compiler, cc, cxx, target_flag, compiler_packages):
-    """A toolchain dict as xsdt_describe_toolchain would write it, unverified."""
+    """A toolchain dict as xsdt_describe_toolchain would write it, unverified.
+
+    target_flag holds the target's flags, space-separated: clang's --target,
+    then the arch's own (arch.json "cflags": armhf's -mthumb)."""
+    flags = ([target_flag] if target_flag else []) + arch.get("cflags", [])
     return {
         "name": f"{compiler}-{arch['arch']}",
         "arch": arch["arch"],
@@ -201,7 +207,7 @@ def describe(arch, compiler, cc, cxx, target_flag, compiler_packages):
         "compiler": compiler,
         "cc": cc,
         "cxx": cxx,
-        "target_flag": target_flag,
+        "target_flag": " ".join(flags),
         "emulator": arch["emulator"],
         "packages": " ".join(unique(arch["packages"] + compiler_packages)),
         "broken": None,
@@ -270,7 +276,7 @@ def build_and_run(toolchain, binaries, emulator_path):
     emulator_path is None when the emulator is missing: the programs are
     still built (a compiler error is the more useful reason), not run.
     """
-    target_flag = [toolchain["target_flag"]] if toolchain["target_flag"] else []
+    target_flag = toolchain["target_flag"].split()
     with tempfile.TemporaryDirectory(prefix="xsdt-toolchain-") as work:
         for language, compiler_key in (("c", "cc"), ("c++", "cxx")):
             source_name, text = PROBE_SOURCES[language]

@@ -12,7 +12,7 @@
 #                                         needs no emulator), and the lists
 #                                         _ALIASES, _SHARES, _EMULATOR,
 #                                         _PACKAGES, _TRAITS,
-#                                         _EMULATED_TRAITS; an unknown arch or
+#                                         _EMULATED_TRAITS, _CFLAGS; an unknown arch or
 #                                         a damaged file is a fatal error
 #   xsdt_arch_for_processor(<cpu> <out>)  the arch whose name, alias or
 #                                         triple's first word is <cpu> (a
@@ -90,7 +90,7 @@ function(xsdt_read_arch arch prefix)
     string(TOUPPER ${key} upper)
     set(${prefix}_${upper} "${value}" PARENT_SCOPE)
   endforeach()
-  foreach(key aliases shares emulator packages traits emulated_traits)
+  foreach(key aliases shares emulator packages traits emulated_traits cflags)
     _xsdt_json_list("${json}" ${file} ${key} items)
     string(TOUPPER ${key} upper)
     set(${prefix}_${upper} "${items}" PARENT_SCOPE)
@@ -122,7 +122,8 @@ endfunction()
 # The part of a toolchain file that is the arch's: XSDT_ARCH (-DXSDT_ARCH=,
 # an arch directory name) gives CMAKE_SYSTEM_NAME/PROCESSOR,
 # CMAKE_CROSSCOMPILING_EMULATOR and XSDT_TRIPLE, XSDT_EMULATOR,
-# XSDT_ARCH_PACKAGES, XSDT_ARCH_NATIVE. A macro: it sets them in the scope
+# XSDT_ARCH_PACKAGES, XSDT_ARCH_NATIVE, XSDT_ARCH_CFLAGS (also
+# CMAKE_<LANG>_FLAGS_INIT). A macro: it sets them in the scope
 # that reads the toolchain file.
 macro(xsdt_toolchain_arch)
   if(NOT XSDT_ARCH)
@@ -141,4 +142,10 @@ macro(xsdt_toolchain_arch)
   set(CMAKE_CROSSCOMPILING_EMULATOR ${_xsdt_arch_EMULATOR})
   set(XSDT_ARCH_PACKAGES ${_xsdt_arch_PACKAGES})
   set(XSDT_ARCH_NATIVE ${_xsdt_arch_NATIVE})
+  # The flags every compiler of the arch needs (armhf: -mthumb, which clang
+  # does not default to).
+  set(XSDT_ARCH_CFLAGS ${_xsdt_arch_CFLAGS})
+  list(JOIN XSDT_ARCH_CFLAGS " " _xsdt_arch_cflags)
+  set(CMAKE_C_FLAGS_INIT "${_xsdt_arch_cflags}")
+  set(CMAKE_CXX_FLAGS_INIT "${_xsdt_arch_cflags}")
 endmacro()

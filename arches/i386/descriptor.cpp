@@ -52,6 +52,7 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_i386 = {
     .parse_operand = xsdt::x86::parse_operand,
     .register_name_violation = nullptr,
     .memory_violation = xsdt::x86::memory_violation,
+    .location_violation = nullptr,
     .wide_register_value_reason =
         "a register pair cannot be named by one register; pass it in memory",
 };

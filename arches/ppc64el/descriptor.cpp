@@ -112,5 +112,6 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_ppc64el = {
     .parse_operand = xsdt::ppc64el::parse_operand,
     .register_name_violation = xsdt::register_name_violation,
     .memory_violation = xsdt::memory_violation,
+    .location_violation = nullptr,
     .wide_register_value_reason = nullptr,
 };

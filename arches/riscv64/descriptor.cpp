@@ -130,5 +130,6 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_riscv64 = {
     .parse_operand = xsdt::riscv64::parse_operand,
     .register_name_violation = xsdt::register_name_violation,
     .memory_violation = xsdt::memory_violation,
+    .location_violation = nullptr,
     .wide_register_value_reason = nullptr,
 };

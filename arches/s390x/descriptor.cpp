@@ -128,5 +128,6 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_s390x = {
     .parse_operand = xsdt::s390x::parse_operand,
     .register_name_violation = nullptr,
     .memory_violation = xsdt::memory_violation,
+    .location_violation = nullptr,
     .wide_register_value_reason = nullptr,
 };

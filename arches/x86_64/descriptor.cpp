@@ -70,5 +70,6 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_x86_64 = {
     .parse_operand = xsdt::x86::parse_operand,
     .register_name_violation = xsdt::register_name_violation,
     .memory_violation = xsdt::x86::memory_violation,
+    .location_violation = nullptr,
     .wide_register_value_reason = nullptr,
 };

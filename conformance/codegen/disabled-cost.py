@@ -85,7 +85,7 @@ def count_instructions(objdump, binary, function):
 
 
 def build(toolchain, includes, case, opt, out):
-    command = [toolchain["cc"]] + ([toolchain["target_flag"]] if toolchain["target_flag"] else [])
+    command = [toolchain["cc"]] + toolchain["target_flag"].split()
     # Linked (not just assembled): objects may carry worst-case .balign
     # padding that only linker relaxation removes.
     command += [opt, "-fPIC", "-shared", "-nostdlib", "-Wall", "-Wextra", "-Werror"] + includes

@@ -275,7 +275,7 @@ EXTRA_INCLUDES = []
 
 
 def build(toolchain, arch, probes, opt, out, mutant=False):
-    command = [toolchain["cc"]] + ([toolchain["target_flag"]] if toolchain["target_flag"] else [])
+    command = [toolchain["cc"]] + toolchain["target_flag"].split()
     command += [f"-I{d}" for d in EXTRA_INCLUDES]
     # Linked: objects may carry worst-case .balign padding that only linker
     # relaxation shrinks to what the hot path really runs.

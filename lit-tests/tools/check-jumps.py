@@ -61,6 +61,8 @@ def arch_facts(path):
                          f"and expect.jumps ({error!r})")
     if not jumps:
         raise SystemExit(f"check-jumps: {path}: expect.jumps is empty")
+    # objdump's options for raw bytes of the arch (armhf: -M force-thumb).
+    machine = [machine] + list(data.get("objdump_flags", []))
     return machine, len(nop), nop, jumps, data["expect"].get("jump_nop")
 
 
@@ -144,7 +146,7 @@ def disassemble(objdump, machine, site, code):
         f.write(code)
         path = f.name
     try:
-        out = subprocess.run([objdump, "-D", "-b", "binary", "-m", machine,
+        out = subprocess.run([objdump, "-D", "-b", "binary", "-m", *machine,
                               f"--adjust-vma={site:#x}", path],
                              capture_output=True, text=True)
     finally:

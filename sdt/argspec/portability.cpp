@@ -108,6 +108,9 @@ std::optional<std::string> portability_violation(const ArgLocation &loc,
   if (loc.is_float && loc.size != 4 && loc.size != 8)
     return std::to_string(loc.size) +
            "-byte floating-point value: only 4f and 8f are defined";
+  if (auto hook = arch.descriptor().location_violation)
+    if (auto why = hook(loc))
+      return why;
   switch (loc.kind) {
   case LocationKind::Symbolic:
     return loc.symbolic_reason;

@@ -195,6 +195,7 @@ constinit const ArchDescriptor kFixtureDescriptor = {
     .parse_operand = parse_operand,
     .register_name_violation = register_name_violation,
     .memory_violation = memory_violation,
+    .location_violation = nullptr,
     .wide_register_value_reason = nullptr,
 };
 
@@ -218,6 +219,7 @@ constinit const ArchDescriptor kFixture32Descriptor = {
     .parse_operand = parse_operand,
     .register_name_violation = register_name_violation,
     .memory_violation = memory_violation,
+    .location_violation = nullptr,
     .wide_register_value_reason = kFixture32WideReason,
 };
 

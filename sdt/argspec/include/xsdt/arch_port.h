@@ -115,6 +115,10 @@ struct ArchDescriptor {
   std::optional<std::string> (*register_name_violation)(
       const RegisterInfo &reg);
   std::optional<std::string> (*memory_violation)(const ArgLocation &loc);
+  // Rules of this arch for a location of any kind, checked before the
+  // generic ones (armhf: a bare register must be r0..r10, an immediate
+  // needs its '#'). May be null.
+  std::optional<std::string> (*location_violation)(const ArgLocation &loc);
   // Why a value wider than a register cannot be described on this arch, for
   // the portability message; null for the generic "upper bytes" reason.
   const char *wide_register_value_reason;

@@ -1,0 +1,40 @@
+/* xsdt backend: 32-bit ARM, hard-float (armhf), Thumb-2. Included by
+ * <xsdt/usdt.h>; not for direct use. */
+#ifndef XSDT_ARCH_USDT_H
+#define XSDT_ARCH_USDT_H
+
+/* Debian's armhf is Thumb-2 (gcc's default; clang needs -mthumb). ARM-mode
+ * code (-marm) needs its own site, trap and jump, which this port does not
+ * have yet; Thumb-1 has no 4-byte instructions at all. */
+#if !defined(__thumb2__)
+#error "xsdt: armhf supports Thumb-2 code only so far: build with -mthumb (ARM mode, -marm, is not ported yet)"
+#endif
+
+/* A 4-byte aligned `nop.w` (f3af 8000): b.w and the trap udf.w replace it
+ * with one aligned 32-bit store. The alignment may put a 2-byte `nop`
+ * before it. sys/sdt.h's site is the 2-byte `nop`, too small for either. */
+#define XSDT_ARCH_SITE_ALIGN ".balign 4"
+#define XSDT_ARCH_SITE_NOP "nop.w"
+#define XSDT_ARCH_SITE_ENTER ""
+#define XSDT_ARCH_SITE_LEAVE ""
+
+#define XSDT_ARCH_ADDR ".4byte"
+
+/* Registers are too few for 12 operands in r0..r10 (the only bare names
+ * both gdb and libbpf read), and a 64-bit value would sit in a register
+ * pair that a spec cannot name: the arguments go through the generic
+ * argument area, each spec `SIZE@[BASE, #OFFSET]` off the area's address.
+ * clang prints r11 and r12 where libbpf reads only fp and ip: the
+ * assembler writes those names instead. */
+#define XSDT_ARCH_ARG_AREA_ASM(offset)                                         \
+  ".ifc %[xsdt_area],r11\n"                                                    \
+  ".ascii \"[fp, #" offset "]\"\n"                                             \
+  ".else\n"                                                                    \
+  ".ifc %[xsdt_area],r12\n"                                                    \
+  ".ascii \"[ip, #" offset "]\"\n"                                             \
+  ".else\n"                                                                    \
+  ".ascii \"[%[xsdt_area], #" offset "]\"\n"                                   \
+  ".endif\n"                                                                   \
+  ".endif\n"
+
+#endif
