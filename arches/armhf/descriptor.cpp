@@ -12,23 +12,23 @@
 namespace xsdt {
 namespace {
 
-// nop.w (f3af 8000) and udf.w #0 (f7f0 a000), halfwords in memory order,
-// each little-endian. udf.w #0 is the Thumb-2 breakpoint of Linux's ptrace
-// code and gdb: the kernel sends SIGTRAP (TRAP_BRKPT) with the pc of the
-// trap. The sites are 4-byte aligned, so NOP, trap and b.w replace one
-// another with one aligned 32-bit store. ARMv7's list of instructions that
-// may be modified while another core executes them (ARM ARM A3.5.4) names
-// only 16-bit Thumb encodings: like Linux's uprobes and gdb on a running
-// multi-threaded program, this relies on the single store being seen whole.
-// sys/sdt.h's site is the 2-byte nop (bf00), which takes the 2-byte udf #1
-// (de01), the Thumb breakpoint.
+// nop.w (f3af 8000), 4-byte aligned, and the trap udf #1 (de01), the
+// 16-bit Thumb breakpoint of Linux's ptrace code and gdb: the kernel sends
+// SIGTRAP (TRAP_BRKPT) with the pc of the trap. A 32-bit Thumb instruction
+// is no single-copy atomic unit for instruction fetch: ARMv7's list of
+// instructions that may be modified while another core executes them
+// (ARM ARM A3.5.4) names only 16-bit encodings, and QEMU's translator reads
+// the two halfwords one after the other (a 32-bit trap raced into SIGILL
+// there). So the trap is the 16-bit one over the first halfword, and a b.w
+// goes in by the trap-first protocol: trap, serialize every thread, second
+// halfword, serialize, first halfword (jump_needs_trap_first). sys/sdt.h's
+// site is the 2-byte nop (bf00), which takes the same trap.
 constexpr unsigned char kNop[] = {0xaf, 0xf3, 0x00, 0x80};
-constexpr unsigned char kTrap[] = {0xf0, 0xf7, 0x00, 0xa0};
+constexpr unsigned char kTrap[] = {0x01, 0xde};
 constexpr unsigned char kSysSdtNop[] = {0x00, 0xbf};
-constexpr unsigned char kSysSdtTrap[] = {0x01, 0xde};
 constexpr SiteEncoding kSiteEncodings[] = {
     {kNop, kTrap, "4-byte nop.w"},
-    {kSysSdtNop, kSysSdtTrap, "2-byte nop (sys/sdt.h)"}};
+    {kSysSdtNop, kTrap, "2-byte nop (sys/sdt.h)"}};
 
 void put_halfword(unsigned char *out, std::uint32_t halfword) {
   out[0] = static_cast<unsigned char>(halfword);
@@ -162,12 +162,13 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_armhf = {
     .narrow_registers_narrow_address = false,
     .site_encodings = xsdt::kSiteEncodings,
     .site_align = 4,
-    .trap_pc_offset = 0, // udf.w reports its own pc
+    .trap_pc_offset = 0, // udf #1 reports its own pc
     .trap_signal = SIGTRAP,
+    .trap_race_signal = SIGILL,
     .encode_jump = xsdt::encode_jump,
     .decode_jump = xsdt::decode_jump,
     .encode_jump_nop = nullptr, // the same NOP at every site
-    .jump_needs_trap_first = false, // one aligned 32-bit store
+    .jump_needs_trap_first = true, // b.w is two halfwords to fetch
     .register_prefix = "",
     .registers = xsdt::registers,
     .parse_operand = xsdt::armhf::parse_operand,

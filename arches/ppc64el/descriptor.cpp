@@ -103,6 +103,7 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_ppc64el = {
     .site_align = 4,
     .trap_pc_offset = 0, // trap reports its own pc
     .trap_signal = SIGTRAP,
+    .trap_race_signal = 0,
     .encode_jump = xsdt::encode_jump,
     .decode_jump = xsdt::decode_jump,
     .encode_jump_nop = nullptr,     // the same NOP at every site

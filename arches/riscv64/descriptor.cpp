@@ -121,6 +121,7 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_riscv64 = {
     .site_align = 4,
     .trap_pc_offset = 0, // ebreak reports its own pc
     .trap_signal = SIGTRAP,
+    .trap_race_signal = 0,
     .encode_jump = xsdt::encode_jump,
     .decode_jump = xsdt::decode_jump,
     .encode_jump_nop = nullptr,     // the same NOP at every site

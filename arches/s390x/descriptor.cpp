@@ -119,6 +119,7 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_s390x = {
     .site_align = 2,
     .trap_pc_offset = 2, // the pc after the 2-byte 0x0001
     .trap_signal = SIGILL,
+    .trap_race_signal = 0,
     .encode_jump = xsdt::encode_jump,
     .decode_jump = xsdt::decode_jump,
     .encode_jump_nop = xsdt::encode_jump_nop,

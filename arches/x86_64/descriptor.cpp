@@ -61,6 +61,7 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_x86_64 = {
     .site_align = 1, // the trap-first protocol patches any alignment
     .trap_pc_offset = xsdt::x86::kTrapPcOffset,
     .trap_signal = SIGTRAP,
+    .trap_race_signal = 0,
     .encode_jump = xsdt::x86::encode_jump,
     .decode_jump = xsdt::x86::decode_jump,
     .encode_jump_nop = nullptr,    // the same NOP at every site

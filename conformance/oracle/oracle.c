@@ -140,6 +140,15 @@ static void str_copy(char *dst, size_t cap, const char *src) {
   dst[i] = '\0';
 }
 
+/* The end of the spec that starts at p: the next space outside brackets
+ * (aarch64's [sp, 16] and armhf's [r3, #8] hold one). */
+static const char *spec_end(const char *p) {
+  int depth = 0;
+  for (; *p && (*p != ' ' || depth > 0); p++)
+    depth += (*p == '[') - (*p == ']');
+  return p;
+}
+
 /* The index-th space-separated spec of a note's argument string. */
 static void spec_copy(char *dst, size_t cap, const char *args, int index) {
   const char *p = args ? args : "";
@@ -148,13 +157,13 @@ static void spec_copy(char *dst, size_t cap, const char *args, int index) {
   while (*p == ' ')
     p++;
   while (*p && i < index) {
-    while (*p && *p != ' ')
-      p++;
+    p = spec_end(p);
     while (*p == ' ')
       p++;
     i++;
   }
-  while (p[n] && p[n] != ' ' && n + 1 < cap) {
+  const char *end = spec_end(p);
+  while (p + n < end && n + 1 < cap) {
     dst[n] = p[n];
     n++;
   }

@@ -1,7 +1,12 @@
 // libxsdt machine-dependent part for armhf (Thumb-2).
 #include "machdep.h"
 
+#include "membarrier.h"
+
+#include <asm/unistd.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 extern const xsdt::ArchDescriptor xsdt_arch_armhf;
 
@@ -31,16 +36,18 @@ void fill_registers(const void *ucp, RegisterFile *regs) {
     regs->regs[i] = gprs[i];
 }
 
-// The instruction cache is not coherent with stores: libgcc's
-// __clear_cache asks the kernel (the ARM-private cacheflush syscall,
-// 0xf0002), which cleans and invalidates the range for every core.
+// The instruction cache is not coherent with stores: the ARM-private
+// cacheflush syscall (0xf0002, flags 0) cleans and invalidates the range for
+// every core, as libgcc's __clear_cache does; the builtin is the fallback.
 void flush_icache(void *addr, std::size_t n) {
   char *begin = static_cast<char *>(addr);
+  if (syscall(__ARM_NR_cacheflush, begin, begin + n, 0) == 0)
+    return;
   __builtin___clear_cache(begin, begin + n);
 }
 
-// NOP, b.w and the trap swap with one aligned 32-bit store: the
-// trap-first protocol, which would need this, is not used here.
-bool serialize_all_threads() { return true; }
+// The SYNC_CORE membarrier (sdt/runtime/src/membarrier.h; Linux selects
+// it for arm), between the steps of the trap-first protocol.
+bool serialize_all_threads() { return membarrier_sync_core(); }
 
 } // namespace xsdt::rt::machdep

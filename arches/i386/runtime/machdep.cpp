@@ -1,7 +1,7 @@
 // libxsdt machine-dependent part for i386.
 #include "machdep.h"
 
-#include "x86/serialize.h"
+#include "membarrier.h"
 
 #include <ucontext.h>
 
@@ -35,7 +35,7 @@ void fill_registers(const void *ucp, RegisterFile *regs) {
 // x86 keeps instruction fetch coherent with stores.
 void flush_icache(void *, std::size_t) {}
 
-// The SYNC_CORE membarrier (arches/x86/serialize.h).
-bool serialize_all_threads() { return x86::membarrier_sync_core(); }
+// The SYNC_CORE membarrier (sdt/runtime/src/membarrier.h).
+bool serialize_all_threads() { return membarrier_sync_core(); }
 
 } // namespace xsdt::rt::machdep

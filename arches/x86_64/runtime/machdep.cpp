@@ -1,7 +1,7 @@
 // libxsdt machine-dependent part for x86-64.
 #include "machdep.h"
 
-#include "x86/serialize.h"
+#include "membarrier.h"
 
 #include <ucontext.h>
 
@@ -37,7 +37,7 @@ void fill_registers(const void *ucp, RegisterFile *regs) {
 // detected by the CPU; QEMU likewise invalidates translations on write).
 void flush_icache(void *, std::size_t) {}
 
-// The SYNC_CORE membarrier (arches/x86/serialize.h).
-bool serialize_all_threads() { return x86::membarrier_sync_core(); }
+// The SYNC_CORE membarrier (sdt/runtime/src/membarrier.h).
+bool serialize_all_threads() { return membarrier_sync_core(); }
 
 } // namespace xsdt::rt::machdep

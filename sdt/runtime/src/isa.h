@@ -27,8 +27,11 @@ inline std::span<const SiteEncoding> site_encodings() {
   return descriptor().site_encodings;
 }
 
-// The signal a trap raises (SIGTRAP, or SIGILL on s390x).
+// The signal a trap raises (SIGTRAP, or SIGILL on s390x), and the one it
+// raises when the kernel finds the trap removed by another thread before it
+// read it (armhf: SIGILL), or 0.
 inline int trap_signal() { return descriptor().trap_signal; }
+inline int trap_race_signal() { return descriptor().trap_race_signal; }
 
 // The site address for the pc the trap handler sees.
 inline std::uintptr_t site_from_trap_pc(std::uintptr_t pc) {

@@ -70,7 +70,9 @@ std::atomic<const Table *> g_history{&kEmpty};
 
 std::vector<SiteRecord *> g_active; // under api_lock(): the enabled sites
 
-struct sigaction g_previous;
+// The dispositions the trap handler replaced: of the trap signal, and of
+// the race signal where the arch has one (isa::trap_race_signal()).
+struct sigaction g_previous[2];
 std::atomic<bool> g_installed{false};
 // The SDT part's trap lookup (patch.h), null until it first enables.
 std::atomic<SdtTrapHook> g_sdt_trap_hook{nullptr};
@@ -203,7 +205,8 @@ void choose_read_mode() {
 // ---- The trap handler ---------------------------------------------------
 
 void forward(int sig, siginfo_t *si, void *uc) {
-  const struct sigaction &prev = g_previous;
+  const struct sigaction &prev =
+      g_previous[sig == isa::trap_signal() ? 0 : 1];
   if (prev.sa_flags & SA_SIGINFO) {
     if (prev.sa_sigaction) {
       prev.sa_sigaction(sig, si, uc);
@@ -280,10 +283,21 @@ int install_sigtrap_handler(xsdt_error *err) {
   sa.sa_sigaction = on_sigtrap;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  const int signal = isa::trap_signal();
-  if (sigaction(signal, &sa, &g_previous) != 0)
-    return fail(err, XSDT_ERR_SIGNAL, "sigaction(%s): %s", sigabbrev_np(signal),
-                std::strerror(errno));
+  const int signals[2] = {isa::trap_signal(), isa::trap_race_signal()};
+  for (int signal : signals)
+    if (signal)
+      sigaddset(&sa.sa_mask, signal);
+  for (int i = 0; i < 2; ++i) {
+    if (!signals[i])
+      continue;
+    if (sigaction(signals[i], &sa, &g_previous[i]) != 0) {
+      const int saved = errno;
+      if (i == 1) // leave nothing half-installed
+        sigaction(signals[0], &g_previous[0], nullptr);
+      return fail(err, XSDT_ERR_SIGNAL, "sigaction(%s): %s",
+                  sigabbrev_np(signals[i]), std::strerror(saved));
+    }
+  }
   g_installed.store(true);
   return 0;
 }
@@ -499,7 +513,13 @@ bool write_sites(const std::vector<CodeWrite> &writes,
       stages[i] = Stage::kNew;
       continue;
     }
-    if (std::size_t word = atomic_word(w.addr + lo, w.addr + hi)) {
+    // Where the jump needs the trap-first protocol, only a change within
+    // the trap's bytes is one instruction-fetch unit (x86: byte 0; armhf:
+    // the first halfword of a 32-bit Thumb instruction).
+    const bool one_unit =
+        !isa::jump_needs_trap_first() || hi <= trap.trap.size();
+    std::size_t word = one_unit ? atomic_word(w.addr + lo, w.addr + hi) : 0;
+    if (word) {
       store_word(w.addr, w.to, lo, hi, word);
       stages[i] = Stage::kNew;
       count(g_patch_counters.sites_written);

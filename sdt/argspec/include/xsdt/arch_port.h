@@ -77,6 +77,12 @@ struct ArchDescriptor {
   // where the trap is an illegal instruction to the kernel (s390x's 0x0001,
   // which Linux turns into SIGTRAP only under ptrace).
   int trap_signal;
+  // The signal a thread gets when its trap was replaced by another thread
+  // before the kernel read it to tell which trap it was: armhf's kernel
+  // (and QEMU) re-read an undefined instruction at the pc, and send SIGILL
+  // when they find the NOP back. The trap handler takes it too, so that the
+  // thread runs the site again. 0 where the exception names the trap itself.
+  int trap_race_signal;
 
   // ---- SDT(9) jump sites: the jump that replaces the NOP (site_encodings
   // [0].nop.size() bytes). encode_jump is false when the target is out of

@@ -1,14 +1,14 @@
-// How the x86 machdep files (x86_64 and i386 both name this shared
-// directory) serialize every thread of the process between the steps of the
-// trap-first patching protocol (sdt/runtime/src/patch.h).
-#ifndef XSDT_ARCH_X86_SERIALIZE_H
-#define XSDT_ARCH_X86_SERIALIZE_H
+// How a machdep file serializes every thread of the process between the
+// steps of the trap-first patching protocol (sdt/runtime/src/patch.h), on
+// the arches whose kernel offers it (x86, armhf).
+#ifndef XSDT_RUNTIME_MEMBARRIER_H
+#define XSDT_RUNTIME_MEMBARRIER_H
 
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-namespace xsdt::rt::machdep::x86 {
+namespace xsdt::rt::machdep {
 
 // The SYNC_CORE membarrier makes every thread of the process execute a
 // core-serializing instruction before it returns (Linux >= 4.16; needs a
@@ -23,6 +23,6 @@ inline bool membarrier_sync_core() {
                  0) == 0;
 }
 
-} // namespace xsdt::rt::machdep::x86
+} // namespace xsdt::rt::machdep
 
-#endif // XSDT_ARCH_X86_SERIALIZE_H
+#endif // XSDT_RUNTIME_MEMBARRIER_H
