@@ -82,6 +82,16 @@ class ArchFacts:
                                      "expect.site_nop")
         return expect
 
+    def jump_nop_head(self):
+        """What every disabled SDT(9) jump site starts with: the whole site
+        NOP, or the head of one that names its target (expect.jump_nop)."""
+        return self.fact("expect", "jump_nop", "head", default=self.expect_bytes("site_nop"))
+
+    def jump_trap_head(self):
+        """The same bytes of a jump site in trap mode."""
+        trap = self.expect_bytes("site_trap").split()
+        return " ".join(trap[:byte_count(self.jump_nop_head())])
+
     def trap_signal(self):
         """expect.trap_signal, the signal a trap raises in an untraced
         process: "SIGTRAP" (the default) or "SIGILL"."""
@@ -93,7 +103,7 @@ class ArchFacts:
 
     def jump_nop_cflags(self):
         """expect.jump_nop, for an arch whose disabled jump site names its
-        target (s390x: brcl 0,target): the bytes before the offset ("head"),
+        target (a brcl 0,target on z/Architecture): the bytes before the offset ("head"),
         the offset's size in bytes, its unit (the target is site + offset *
         unit) and byte order. As -DEXPECT_JUMP_NOP_* for test programs; []
         when the arch's jump sites hold expect.site_nop."""

@@ -198,7 +198,7 @@ def describe(arch, compiler, cc, cxx, target_flag, compiler_packages):
     """A toolchain dict as xsdt_describe_toolchain would write it, unverified.
 
     target_flag holds the target's flags, space-separated: clang's --target,
-    then the arch's own (arch.json "cflags": armhf's -mthumb)."""
+    then the arch's own (arch.json "cflags", such as -mthumb)."""
     flags = ([target_flag] if target_flag else []) + arch.get("cflags", [])
     return {
         "name": f"{compiler}-{arch['arch']}",

@@ -72,11 +72,7 @@ try:
     flush_syscall = facts.fact("expect", "icache_flush_syscall", kind=int, default=-1)
     trap_signal = facts.trap_signal()
     jump_nop_cflags = facts.jump_nop_cflags()
-    # What every disabled SDT(9) jump site starts with: the whole site NOP,
-    # or the head of one that names its target (expect.jump_nop); and the
-    # same bytes of the site in trap mode.
-    jump_nop_head = facts.fact("expect", "jump_nop", "head", default=expect["site_nop"])
-    jump_trap_head = " ".join(expect["site_trap"].split()[:len(jump_nop_head.split())])
+    jump_nop_head, jump_trap_head = facts.jump_nop_head(), facts.jump_trap_head()
     declared_model = facts.fact("data_model")
     declared_char_signed = facts.fact("char_signed", kind=bool)
 except arch_facts.ArchFactsError as error:

@@ -159,6 +159,7 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_armhf = {
     .elf64 = false,
     .word_bits = 32,
     .big_endian = false,
+    .function_symbol_flag_bits = 1, // Thumb code
     .narrow_registers_narrow_address = false,
     .site_encodings = xsdt::kSiteEncodings,
     .site_align = 4,

@@ -38,6 +38,7 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_i386 = {
     .elf64 = false,
     .word_bits = 32,
     .big_endian = false,
+    .function_symbol_flag_bits = 0,
     .narrow_registers_narrow_address = false, // every address is 32-bit
     .site_encodings = xsdt::x86::kSiteEncodings,
     .site_align = 1, // the trap-first protocol patches any alignment

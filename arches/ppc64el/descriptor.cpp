@@ -98,6 +98,7 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_ppc64el = {
     .elf64 = true,
     .word_bits = 64,
     .big_endian = false,
+    .function_symbol_flag_bits = 0,
     .narrow_registers_narrow_address = false,
     .site_encodings = xsdt::kSiteEncodings,
     .site_align = 4,

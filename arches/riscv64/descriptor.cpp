@@ -116,6 +116,7 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_riscv64 = {
     .elf64 = true,
     .word_bits = 64,
     .big_endian = false,
+    .function_symbol_flag_bits = 0,
     .narrow_registers_narrow_address = false,
     .site_encodings = xsdt::kSiteEncodings,
     .site_align = 4,

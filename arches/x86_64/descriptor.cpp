@@ -56,6 +56,7 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_x86_64 = {
     .elf64 = true,
     .word_bits = 64,
     .big_endian = false,
+    .function_symbol_flag_bits = 0,
     .narrow_registers_narrow_address = true, // the 0x67 prefix
     .site_encodings = xsdt::x86::kSiteEncodings,
     .site_align = 1, // the trap-first protocol patches any alignment

@@ -126,7 +126,7 @@ class ArchFiles(unittest.TestCase):
         self.assertEqual(toolchains.parse_arch(path), {
             "arch": "emu", "triple": "emu-linux-gnu",
             "emulator": "qemu-emu -L /usr/emu-linux-gnu",
-            "packages": ["g++-emu-linux-gnu", "qemu-user"]})
+            "packages": ["g++-emu-linux-gnu", "qemu-user"], "cflags": []})
 
     def test_no_emulator_means_native(self):
         path = write_arch(self.repo, "host", "host-linux-gnu", [], ["binutils-multiarch"])
@@ -378,6 +378,8 @@ set(target_flag "")
 if(CMAKE_C_COMPILER_TARGET)
   set(target_flag "--target=${CMAKE_C_COMPILER_TARGET}")
 endif()
+list(PREPEND XSDT_ARCH_CFLAGS ${target_flag})
+list(JOIN XSDT_ARCH_CFLAGS " " target_flag)
 list(JOIN XSDT_EMULATOR " " emulator)
 set(packages ${XSDT_ARCH_PACKAGES} ${XSDT_COMPILER_PACKAGES})
 list(REMOVE_DUPLICATES packages)

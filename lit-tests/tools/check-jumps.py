@@ -61,14 +61,14 @@ def arch_facts(path):
                          f"and expect.jumps ({error!r})")
     if not jumps:
         raise SystemExit(f"check-jumps: {path}: expect.jumps is empty")
-    # objdump's options for raw bytes of the arch (armhf: -M force-thumb).
+    # objdump's options for raw bytes of the arch (-M force-thumb for Thumb code).
     machine = [machine] + list(data.get("objdump_flags", []))
     return machine, len(nop), nop, jumps, data["expect"].get("jump_nop")
 
 
 def disabled_bytes(nop, jump_nop, site, target):
     """The NOP a disabled jump site holds: the arch's NOP, or, where it names
-    its target (expect.jump_nop: s390x's brcl 0,target), its head and the
+    its target (expect.jump_nop, a brcl 0,target on z/Architecture), its head and the
     offset from site to target in its units and byte order."""
     if not jump_nop:
         return nop
@@ -90,7 +90,7 @@ class Elf:
         self.is64 = d[4] == 2
         if d[5] not in (1, 2):
             raise ValueError(f"{path}: bad ELF data encoding {d[5]}")
-        e = self.order = "<" if d[5] == 1 else ">"  # s390x is big-endian
+        e = self.order = "<" if d[5] == 1 else ">"  # z/Architecture is big-endian
         if self.is64:
             shoff, = struct.unpack_from(e + "Q", d, 0x28)
             shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", d, 0x3A)

@@ -174,7 +174,8 @@ void match_symbols(const ElfImage &image, const Section &table,
   std::span<const std::uint8_t> bytes = image.contents(table);
   for (std::size_t at = 0; at + entry <= bytes.size(); at += entry) {
     Symbol sym = read_symbol(bytes, at, image.is_64(), image.byte_order());
-    sdt_format::offer_symbol(sorted, matches, sym.info, sym.shndx, sym.value,
+    sdt_format::offer_symbol(sorted, matches, sym.info, sym.shndx,
+                             image.arch().descriptor().function_start(sym.value),
                              sym.size, strings, sym.name);
   }
 }

@@ -1,17 +1,19 @@
-/* x86 jump mode: the patcher stores a change that fits one naturally
- * aligned 1-, 2- or 4-byte word with one atomic store; any other change of
- * a 5-byte site (the NOP <-> `e9 rel32` swap, unless the rel32's high
- * bytes happen to stay 00 and the site's alignment allows it) takes the
- * cross-modifying-code protocol: int3 over the head, serialize every
+/* Jump mode on the arches that patch a jump by the trap-first protocol
+ * (trait jump-trap-first: x86's 5-byte jmp, armhf's 32-bit Thumb b.w): the
+ * patcher stores a change that lies within the trap's bytes (x86: byte 0;
+ * armhf: the first halfword) with one atomic store; any other change takes
+ * the cross-modifying-code protocol: trap over the head, serialize every
  * thread, the tail, serialize, the head, serialize (sdt/runtime/src/
  * patch.h): three all-thread serializations per batch, however many sites.
- * Trap mode writes one byte (int3) per site and needs none.
+ * Trap mode writes the trap alone per site and needs none.
  *
- * The four sites sit behind 0..3 bytes of padding after an 8-byte
- * boundary, so that, whatever the compiler's layout, at least one of them
- * needs the protocol. The expectation is computed here from the listed
- * addresses and the jump encoding; checked with another thread alive
- * (blocked in read()), through xsdt_get_patch_stats(). */
+ * Where sites need no alignment (x86), the four sites sit behind 0..3 bytes
+ * of padding after an 8-byte boundary, so that the layout varies. Which
+ * sites need the protocol is computed here: the bytes a jump changes, read
+ * from the sites while enabled (their jumps are checked by
+ * patch-bytes.test), against the arch's NOP and trap (arch.json). Checked
+ * with another thread alive (blocked in read()), through
+ * xsdt_get_patch_stats(). */
 #include "jump-test.h"
 
 #include <pthread.h>
@@ -31,8 +33,14 @@ static void on_hit(const xsdt_sdt_probe_info *p, const uint64_t *a,
   ++hits;
 }
 
-/* One site per function, so that the compiler cannot add copies. */
+/* One site per function, so that the compiler cannot add copies. The
+ * padding is x86 nops (0x90), for the arches whose sites have no alignment
+ * of their own. */
+#ifdef TRAIT_SITES_ALIGNED_4
+#define PAD(n)
+#else
 #define PAD(n) __asm__ volatile(".balign 8\n.fill " #n ", 1, 0x90")
+#endif
 JT_NOIPA void fire_a(void) {
   PAD(0);
   SDT_PROBE0(jz, z, f, a);
@@ -56,23 +64,26 @@ static void fire(void) {
   fire_d();
 }
 
-/* Whether NOP -> jump at this site is more than one aligned word store. */
-static int needs_protocol(uintptr_t site, uintptr_t target) {
-  unsigned char jump[5];
-  uint32_t rel = (uint32_t)(target - (site + 5));
-  jump[0] = 0xe9;
-  for (int i = 0; i < 4; ++i)
-    jump[1 + i] = (unsigned char)(rel >> (8 * i));
-  int lo = 0, hi = 5;
-  while (lo < hi && jump[lo] == rt_nop[lo])
-    ++lo;
-  while (hi > lo && jump[hi - 1] == rt_nop[hi - 1])
+/* The bytes of the trap: where expect.site_trap differs from
+ * expect.site_nop. */
+static size_t trap_bytes(void) {
+  size_t n = 0;
+  for (size_t i = 0; i < RT_SITE_SIZE; ++i)
+    if (rt_trap[i] != rt_nop[i])
+      n = i + 1;
+  return n;
+}
+
+/* Whether the site's NOP -> jump change (its bytes now, while enabled in
+ * jump mode) reaches past the trap's bytes. */
+static int needs_protocol(const struct jt_site *s) {
+  unsigned char nop[RT_SITE_SIZE];
+  const unsigned char *now = (const unsigned char *)s->site;
+  jt_nop_bytes(s->site, s->target, nop);
+  size_t hi = RT_SITE_SIZE;
+  while (hi > 0 && now[hi - 1] == nop[hi - 1])
     --hi;
-  uintptr_t begin = site + (uintptr_t)lo, end = site + (uintptr_t)hi;
-  for (uintptr_t size = 1; size <= 4; size *= 2)
-    if (begin / size == (end - 1) / size)
-      return 0;
-  return 1;
+  return hi > trap_bytes();
 }
 
 static int pipe_fds[2];
@@ -108,9 +119,12 @@ int main(void) {
   jt_list_sites("jz:", &sites);
   RT_CHECK(sites.n == NPROBES);
   int protocol = 0;
+  JT_EXPECT(xsdt_sdt_enable("jz:::", XSDT_MODE_JUMP, on_hit, NULL, &jt_err),
+            NPROBES);
   for (int i = 0; i < sites.n; ++i)
-    protocol += needs_protocol(sites.s[i].site, sites.s[i].target);
-  printf("%d sites, %d need the int3-first protocol\n", sites.n, protocol);
+    protocol += needs_protocol(&sites.s[i]);
+  JT_EXPECT(xsdt_sdt_disable("jz:::", &jt_err), NPROBES);
+  printf("%d sites, %d need the trap-first protocol\n", sites.n, protocol);
 
   RT_CHECK(pipe(pipe_fds) == 0);
   pthread_t thread;

@@ -78,7 +78,7 @@ static uint64_t int_bits(const void *v, size_t size, int is_signed) {
 #define TI(T, v) int_bits(&(v), sizeof(T), (T)-1 < (T)1)
 #define TP(T, v) ((uint64_t)(uintptr_t)(v))
 
-static void arm(struct truth *t, const uint64_t *want) {
+static void expect_truth(struct truth *t, const uint64_t *want) {
   if (!t->registered && nsites < MAX_TRUTH) {
     sites[nsites++] = t;
     t->registered = 1;
@@ -138,7 +138,7 @@ static void on_hit(const xsdt_sdt_probe_info *p, const uint64_t *args,
     static struct truth tv_site_ = {#name, __LINE__, n, {0}, 0, 0, 0};            \
     uint64_t tv_want_[XSDT_SDT_MAX_ARGS] = {0};
 #define TV_END_(probe_call)                                                    \
-  arm(&tv_site_, tv_want_);                                                    \
+  expect_truth(&tv_site_, tv_want_);                                           \
   probe_call;                                                                  \
   disarm(&tv_site_);                                                           \
   }                                                                            \

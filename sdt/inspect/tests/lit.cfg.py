@@ -66,6 +66,7 @@ try:
     # The inspector runs natively: the traits of an emulated run do not apply.
     features = facts.features(emulated=False)
     expect = facts.all_expect_bytes()
+    jump_nop_head = facts.jump_nop_head()
 except (arch_facts.ArchFactsError, ValueError) as error:
     lit_config.fatal(str(error))
 triple = described["triple"]
@@ -109,8 +110,9 @@ config.substitutions += [
     ("%inputs", os.path.join(config.test_source_root, "Inputs")),
     # The compilers of the run's arch, with the flags of the project's
     # headers (<xsdt/usdt.h>, <xsdt/sdt.h>) and of the reference sys/sdt.h.
-    ("%cc-gcc", gcc),
-    ("%cc-clang", f"{clang} --target={triple}"),
+    # With the flags every compiler of the arch needs (arch.json "cflags").
+    ("%cc-gcc", " ".join([gcc] + described["cflags"])),
+    ("%cc-clang", " ".join([clang, f"--target={triple}"] + described["cflags"])),
     ("%xsdt-cflags", f"-I{repo}/sdt/include -I{repo}/arches/{arch}/include"),
     ("%sys-sdt-cflags", f"-I{sys_sdt_include}"),
     ("%objcopy", objcopy),
@@ -119,6 +121,9 @@ config.substitutions += [
     # The arch's expected bytes (FileCheck -DNOP=%expect-site-nop) and the
     # number of bytes in a site (%expect-site-size) and in sys/sdt.h's.
     ("%expect-site-nop", arch_facts.shell_quote(expect["site_nop"])),
+    # What a disabled SDT(9) jump site starts with: the whole site NOP, or
+    # the head of one that names its target (s390x's brcl 0,target).
+    ("%expect-jump-nop-head", arch_facts.shell_quote(jump_nop_head)),
     ("%expect-site-size", str(arch_facts.byte_count(expect["site_nop"]))),
     ("%expect-sys-sdt-size", str(arch_facts.byte_count(expect["sys_sdt_site"]))),
 ]

@@ -25,6 +25,7 @@
 #include "xsdt/consumer.h"
 
 #include "consumer_buffer.h"
+#include "isa.h"
 #include "xsdt/argspec.h"
 
 #include <algorithm>
@@ -594,8 +595,10 @@ private:
       if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_size == 0 ||
           sym.st_shndx == SHN_UNDEF || sym.st_name >= strings.sh_size)
         continue;
+      const auto start = static_cast<decltype(sym.st_value)>(
+          isa::descriptor().function_start(sym.st_value));
       obj.functions.push_back(FunctionSymbol{
-          sym.st_value, sym.st_value + sym.st_size, names.data() + sym.st_name,
+          start, start + sym.st_size, names.data() + sym.st_name,
           binding == STB_GLOBAL || binding == STB_WEAK});
     }
   }

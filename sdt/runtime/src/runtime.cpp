@@ -654,14 +654,14 @@ namespace {
 
 // ---- USDT trap mode --------------------------------------------------------
 
-// A write that turns a site's NOP into its trap (or back, with `arm` false).
-CodeWrite trap_write(const SiteRecord &r, bool arm, std::size_t tag) {
+// A write that turns a site's NOP into its trap (or back, with `set` false).
+CodeWrite trap_write(const SiteRecord &r, bool set, std::size_t tag) {
   CodeWrite w;
   w.addr = r.site;
   w.size = r.encoding->nop.size();
   std::memcpy(w.from, r.encoding->nop.data(), w.size);
   std::memcpy(w.to, r.encoding->nop.data(), w.size);
-  std::memcpy(arm ? w.to : w.from, r.encoding->trap.data(),
+  std::memcpy(set ? w.to : w.from, r.encoding->trap.data(),
               r.encoding->trap.size());
   w.prot = r.prot;
   w.tag = tag;

@@ -261,7 +261,9 @@ void match_symbols(const ElfFile &file, const ElfW(Shdr) & table,
     for (std::size_t k = 0; k < n; ++k) {
       const ElfW(Sym) &sym = chunk[k];
       sdt_format::offer_symbol(sorted, matches, sym.st_info, sym.st_shndx,
-                               static_cast<std::uintptr_t>(bias + sym.st_value),
+                               static_cast<std::uintptr_t>(
+                                   bias + isa::descriptor().function_start(
+                                              sym.st_value)),
                                static_cast<std::uintptr_t>(sym.st_size),
                                &strings, sym.st_name);
     }

@@ -60,6 +60,9 @@ struct ArchDescriptor {
   // Byte order of the arch's data: memory operands, the notes' addresses
   // and the SDT records are read in it (s390x is big-endian).
   bool big_endian;
+  // Bits of a function symbol's value that are no address bits: the ARM
+  // ELF ABI sets bit 0 for Thumb code (armhf: 1); 0 elsewhere.
+  std::uint64_t function_symbol_flag_bits;
   // An address computed from 32-bit registers wraps at 32 bits even on a
   // 64-bit arch (x86-64's address-size override); otherwise a narrow index
   // is extended first (aarch64's sxtw).
@@ -132,6 +135,11 @@ struct ArchDescriptor {
   // The NOP the jump site at `site`, whose jump goes to `target`, holds while
   // disabled (site_encodings[0].nop.size() bytes): encode_jump_nop's, or
   // the one NOP. False when the target is out of reach.
+  // Where the function whose symbol has `value` starts.
+  std::uint64_t function_start(std::uint64_t value) const {
+    return value & ~function_symbol_flag_bits;
+  }
+
   bool jump_site_nop(std::uint64_t site, std::uint64_t target,
                      unsigned char *out) const {
     if (encode_jump_nop)

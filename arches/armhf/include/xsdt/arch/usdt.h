@@ -15,7 +15,9 @@
  * before it. sys/sdt.h's site is the 2-byte `nop`, too small for either. */
 #define XSDT_ARCH_SITE_ALIGN ".balign 4"
 #define XSDT_ARCH_SITE_NOP "nop.w"
-#define XSDT_ARCH_SITE_ENTER ""
+/* Thumb state: already so inside the functions that hold sites, but a
+ * top-level asm starts in ARM state. */
+#define XSDT_ARCH_SITE_ENTER ".thumb"
 #define XSDT_ARCH_SITE_LEAVE ""
 
 #define XSDT_ARCH_ADDR ".4byte"
