@@ -61,6 +61,15 @@ inline unsigned long long float_bits(double v) {
   __builtin_memcpy(&bits, &v, sizeof bits);
   return bits;
 }
+/* A register argument's bytes as a word (backends with an argument area):
+ * the spec's size says how many of its low bytes count. always_inline so
+ * that -O0 makes no call at the probe site. */
+template <class T>
+__attribute__((always_inline)) inline unsigned long word_bits(T v) {
+  unsigned long word = 0;
+  __builtin_memcpy(&word, &v, sizeof v < sizeof word ? sizeof v : sizeof word);
+  return word;
+}
 } // namespace detail
 } // namespace xsdt
 #define XSDT_ARG_TRAITS_(x) ::xsdt::detail::arg_traits<decltype((x))>
@@ -138,21 +147,79 @@ inline unsigned long long float_bits(double v) {
   ".ascii \"@\"\n"
 
 #ifdef XSDT_ARCH_ARG_AREA_ASM
-/* Backends with too few registers for 12 operands (i386) pass the arguments
- * through an "argument area": each argument is copied into its own 8-byte
- * slot of a local array and the asm receives only the array's address, so
- * every spec reads `SIZE@OFFSET(base)`. This also keeps 8-byte values out of
- * register pairs, which a spec cannot name. */
-#define XSDT_AREA_DECL_(n) unsigned long long xsdt_area[n];
+/* Backends with too few registers for 12 operands (i386) split the
+ * arguments. The first ones that fit in one general register (integers and
+ * pointers no wider than a long) go to the asm as their own "nr" operand,
+ * as on other arches: a value already in a register, or a constant, then
+ * costs nothing. The rest (8-byte values, which would sit in a register
+ * pair that one spec cannot name, floating-point values, and the arguments
+ * beyond the register budget) are copied into their own 8-byte slot of a
+ * local "argument area" whose address the asm receives in one register;
+ * their spec reads `SIZE@OFFSET(base)`. The backend's
+ * XSDT_ARCH_ARG_AREA_REGS is how many registers an asm can always get, even
+ * with a frame pointer, a base pointer for a realigned stack and alloca:
+ * a probe of up to that many arguments may use them all (one of them holds
+ * the area's address when some argument needs the area); a longer probe
+ * keeps one for the address. */
+#define XSDT_AREA_DECL_(n, ...)                                                \
+  enum {                                                                       \
+    xsdt_in_regs_ = (n) <= XSDT_ARCH_ARG_AREA_REGS                             \
+                        ? (n)                                                  \
+                        : XSDT_ARCH_ARG_AREA_REGS - 1                          \
+  };                                                                           \
+  unsigned long long xsdt_area[n];
+/* Does any argument use the area? An integer constant expression. */
+#define XSDT_AREA_USED_(n, ...)                                                \
+  (XSDT_FOR_##n(XSDT_ARG_IN_AREA_, XSDT_OR_, __VA_ARGS__))
+#define XSDT_OR_() ||
+/* Does argument n go through the area? An integer constant expression. */
+#define XSDT_ARG_IN_AREA_(n, x)                                                \
+  (!((n) <= xsdt_in_regs_ && !XSDT_ARG_FLOAT_(x) &&                           \
+     XSDT_ARG_SIZE_(x) <= (int)sizeof(long)))
+/* The value a register argument hands to the asm, as a whole word: a char
+ * or short alone would be limited to the registers with byte names. An
+ * area argument hands over the constant 0, which takes no register, and is
+ * not evaluated there. */
+#ifdef __cplusplus
+#define XSDT_ARG_WORD_(n, x)                                                   \
+  (XSDT_ARG_IN_AREA_(n, x) ? 0UL : ::xsdt::detail::word_bits(x))
+#else
+#define XSDT_ARG_WORD_(n, x)                                                   \
+  ((unsigned long)__builtin_choose_expr(XSDT_ARG_IN_AREA_(n, x), 0UL, (x)))
+#endif
+/* An area argument is evaluated here, and only here. */
 #define XSDT_ARG_PREPARE_(n, x)                                                \
-  XSDT_ARG_CHECK_(n, x) {                                                      \
+  XSDT_ARG_CHECK_(n, x) if (XSDT_ARG_IN_AREA_(n, x)) {                         \
     XSDT_ARG_COPY_(xsdt_value, x);                                             \
     __builtin_memcpy(&xsdt_area[n - 1], &xsdt_value, sizeof xsdt_value);       \
   }
-#define XSDT_ARG_OPERANDS_(n, x) XSDT_ARG_CODE_OPERAND_(n, x)
-#define XSDT_AREA_OPERANDS_() , [xsdt_area] "r"(xsdt_area), "m"(xsdt_area)
+/* Bit 6 of the code tells the template which form the argument takes. */
+#define XSDT_ARG_OPERANDS_(n, x)                                               \
+  [xsdt_c##n] "n"(XSDT_ARG_CODE_(x) | (XSDT_ARG_IN_AREA_(n, x) ? 64 : 0)),     \
+      [xsdt_a##n] "nr"(XSDT_ARG_WORD_(n, x))
+/* Two asm statements, of which the compiler keeps one (the condition is a
+ * constant, so the other one, and its note, is never emitted): the area's
+ * address and the "m" operand that keeps its stores alive only when some
+ * argument uses it, because an area passed as "m" costs a stack frame even
+ * when no slot is written. The template is the same, a constant 0 standing
+ * for the address it never prints then. */
+#define XSDT_SITE_ASM_(text, n, ...)                                           \
+  if (XSDT_AREA_USED_(n, __VA_ARGS__))                                         \
+    __asm__ __volatile__(                                                      \
+        text                                                                   \
+        :                                                                      \
+        : XSDT_FOR_##n(XSDT_ARG_OPERANDS_, XSDT_COMMA_, __VA_ARGS__),         \
+          [xsdt_area] "r"(xsdt_area), "m"(xsdt_area));                         \
+  else                                                                         \
+    __asm__ __volatile__(                                                      \
+        text                                                                   \
+        :                                                                      \
+        : XSDT_FOR_##n(XSDT_ARG_OPERANDS_, XSDT_COMMA_, __VA_ARGS__),         \
+          [xsdt_area] "n"(0))
 #define XSDT_ARG_TEXT_(n, x)                                                   \
-  XSDT_ARG_SIZE_TEXT_(n) XSDT_ARCH_ARG_AREA_ASM(XSDT_SLOT_OFFSET_##n)
+  XSDT_ARG_SIZE_TEXT_(n)                                                       \
+  ".if %c[xsdt_c" #n "] & 64\n" XSDT_ARCH_ARG_AREA_ASM(XSDT_SLOT_OFFSET_##n)   \
+  ".else\n" XSDT_ARCH_ARG_ASM(n) ".endif\n"
 #define XSDT_SLOT_OFFSET_1 "0"
 #define XSDT_SLOT_OFFSET_2 "8"
 #define XSDT_SLOT_OFFSET_3 "16"
@@ -167,12 +234,16 @@ inline unsigned long long float_bits(double v) {
 #define XSDT_SLOT_OFFSET_12 "88"
 #else
 /* Every other backend hands each argument to the asm as its own operand. */
-#define XSDT_AREA_DECL_(n)
+#define XSDT_AREA_DECL_(n, ...)
 #define XSDT_ARG_PREPARE_(n, x) XSDT_ARG_CHECK_(n, x)
 #define XSDT_ARG_OPERANDS_(n, x)                                               \
   XSDT_ARG_CODE_OPERAND_(n, x),                                                \
       [xsdt_a##n] XSDT_ARCH_ARG_CONSTRAINT(XSDT_ARCH_ARG_VALUE(x))
-#define XSDT_AREA_OPERANDS_()
+#define XSDT_SITE_ASM_(text, n, ...)                                           \
+  __asm__ __volatile__(                                                        \
+      text                                                                     \
+      :                                                                        \
+      : XSDT_FOR_##n(XSDT_ARG_OPERANDS_, XSDT_COMMA_, __VA_ARGS__))
 #define XSDT_ARG_TEXT_(n, x) XSDT_ARG_SIZE_TEXT_(n) XSDT_ARCH_ARG_ASM(n)
 #endif
 
@@ -250,15 +321,12 @@ inline unsigned long long float_bits(double v) {
 
 #define XSDT_SITE_(provider, name, semaphore, n, ...)                          \
   do {                                                                         \
-    XSDT_AREA_DECL_(n)                                                         \
+    XSDT_AREA_DECL_(n, __VA_ARGS__)                                            \
     XSDT_FOR_##n(XSDT_ARG_PREPARE_, XSDT_NOTHING_, __VA_ARGS__)                \
-    __asm__ __volatile__(                                                      \
-        XSDT_NOTE_ASM_(provider, name, semaphore,                              \
-                       XSDT_FOR_##n(XSDT_ARG_TEXT_, XSDT_SPACE_TEXT_,          \
-                                    __VA_ARGS__))                              \
-        :                                                                      \
-        : XSDT_FOR_##n(XSDT_ARG_OPERANDS_, XSDT_COMMA_, __VA_ARGS__)          \
-              XSDT_AREA_OPERANDS_());                                          \
+    XSDT_SITE_ASM_(XSDT_NOTE_ASM_(provider, name, semaphore,                   \
+                                  XSDT_FOR_##n(XSDT_ARG_TEXT_,                 \
+                                               XSDT_SPACE_TEXT_, __VA_ARGS__)), \
+                   n, __VA_ARGS__);                                            \
   } while (0)
 #define XSDT_SITE0_(provider, name, semaphore)                                 \
   __asm__ __volatile__(XSDT_NOTE_ASM_(provider, name, semaphore, "") : :)
