@@ -14,13 +14,13 @@
 
 /* i386 has six or seven allocatable registers, too few for 12 "nr"
  * operands, and an 8-byte value would sit in a register pair that a spec
- * cannot name. A memory alternative ("nor", "nrm") is no way out: gcc then
- * prints sym@GOTOFF(%ebx) and SIB forms even for local copies. So the
- * generic header splits the arguments: the first ones of 32 bits or less
- * are "nr" operands printed by their 32-bit name (%k: `%eax`, or `$7` for a
- * constant; gdb reads %ax as %eax anyway, and the spec's size says how many
- * low bytes count), and the rest go through the argument area, each spec
- * `SIZE@OFFSET(%reg)` off the area's address held in one register.
+ * cannot name. A memory alternative for the values ("nor", "nrm") is no way
+ * out: gcc then prints sym@GOTOFF(%ebx) and SIB forms even for local
+ * copies. So the generic header splits the arguments: the first ones of 32
+ * bits or less are "nr" operands printed by their 32-bit name (%k: `%eax`,
+ * or `$7` for a constant; gdb reads %ax as %eax anyway, and the spec's size
+ * says how many low bytes count), and the rest are copied to local slots,
+ * "m" operands printed as the stack slot (`-8@8(%esp)`).
  *
  * How many registers an asm always gets, measured at -O0..-Os with -fPIC
  * in the worst case we found: a frame pointer, a realigned stack and alloca
@@ -33,6 +33,6 @@
 #define XSDT_ARCH_ARG_AREA_REGS 6
 #endif
 #define XSDT_ARCH_ARG_ASM(n) ".ascii \"%k[xsdt_a" #n "]\"\n"
-#define XSDT_ARCH_ARG_AREA_ASM(offset) ".ascii \"" offset "(%k[xsdt_area])\"\n"
+#define XSDT_ARCH_ARG_MEM_ASM(n) ".ascii \"%[xsdt_s" #n "]\"\n"
 
 #endif
