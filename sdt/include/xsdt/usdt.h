@@ -245,11 +245,29 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 #define XSDT_ARG_OPERANDS_(n, x)                                               \
   XSDT_ARG_CODE_OPERAND_(n, x),                                                \
       [xsdt_a##n] XSDT_ARCH_ARG_CONSTRAINT(XSDT_ARCH_ARG_VALUE(x))
+#ifdef XSDT_ARCH_SITE_OUTPUT
+/* A backend may give the asm an output it never writes (an "=r" that may
+ * share an input's register, so it takes none of its own): gcc then folds
+ * the sign or zero extension of a char or short into the asm, as it cannot
+ * into an asm without outputs, and hands over the register the value
+ * arrived in (AArch64: no `and w2, w2, #0xff` before the NOP). The spec's
+ * size (`1@x2`) already says which low bytes count. */
+#define XSDT_SITE_ASM_(text, n, ...)                                           \
+  do {                                                                         \
+    unsigned long xsdt_unused;                                                 \
+    __asm__ __volatile__(                                                      \
+        text                                                                   \
+        : "=r"(xsdt_unused)                                                    \
+        : XSDT_FOR_##n(XSDT_ARG_OPERANDS_, XSDT_COMMA_, __VA_ARGS__));         \
+    (void)xsdt_unused;                                                         \
+  } while (0)
+#else
 #define XSDT_SITE_ASM_(text, n, ...)                                           \
   __asm__ __volatile__(                                                        \
       text                                                                     \
       :                                                                        \
       : XSDT_FOR_##n(XSDT_ARG_OPERANDS_, XSDT_COMMA_, __VA_ARGS__))
+#endif
 #define XSDT_ARG_TEXT_(n, x) XSDT_ARG_SIZE_TEXT_(n) XSDT_ARCH_ARG_ASM(n)
 #endif
 
