@@ -45,3 +45,16 @@ __attribute__((noinline)) double wide_args(long long w, double d) {
 #endif
   return (double)w * d;
 }
+
+/* A char and a short among register parameters, dead after the probe: the
+ * spec sizes them (`-1@x2 -2@x3`), so nothing needs to widen them first. */
+__attribute__((noinline)) int narrow_register_args(int a, int b, signed char c,
+                                                   short d, int e, int f) {
+  int r = a * b;
+#if PROBE_CASE == 5
+  STAP_PROBE6(cost, narrow, a, b, c, d, e, f);
+#endif
+  (void)c;
+  (void)d;
+  return r ^ e ^ f;
+}

@@ -6,11 +6,20 @@ for every toolchain (build/cells/*.json), with xsdt's <xsdt/sys-sdt.h> and
 with SystemTap's <sys/sdt.h>, disassembles with the target's objdump and
 counts the instructions of each function. The difference is the cost of the
 site: NOP plus whatever the compiler had to add to put the arguments where
-the note says they are. Prints a Markdown table; --check enforces xsdt's
-bound (the NOP only) for register arguments on the arches whose calling
-convention passes them in registers: not on an arch with the trait
-stack-args (arches/<arch>/arch.json), whose parameters arrive on the stack
-and whose probes go through the argument area.
+the note says they are. Prints a Markdown table.
+
+--check N bounds every arch:
+* an arch whose calling convention passes the parameters in registers:
+  xsdt's probes with register arguments (6 ints; 6 with a char and a short)
+  add at most N instructions;
+* an arch with the trait stack-args (arches/<arch>/arch.json), whose
+  parameters arrive on the stack: in every case xsdt adds no more than
+  sys/sdt.h with the same compiler. A case where sys/sdt.h does not compile,
+  or emits a spec outside the portable subset (`xsdt-inspect check
+  --only=specs`: cheap because it is wrong, such as g@GOTOFF(%ebx) or an
+  8-byte immediate that gdb truncates), bounds nothing: it is printed as
+  UNBOUNDED with the reason, never passed silently.
+Every xsdt build must compile and its specs must be portable.
 """
 import argparse
 import glob
@@ -27,7 +36,10 @@ SOURCE = os.path.join(REPO, "conformance", "codegen", "cost.c")
 CASES = [(1, "six_register_args", "6 register args"),
          (2, "one_global_arg", "1 global"),
          (3, "constant_args", "3 constants"),
-         (4, "wide_args", "i64+double+global i64")]
+         (4, "wide_args", "i64+double+global i64"),
+         (5, "narrow_register_args", "6 register args, char+short")]
+# The cases with register arguments, bounded by --check on register-args arches.
+REGISTER_CASES = (1, 5)
 
 
 def find_sys_sdt():
@@ -84,6 +96,17 @@ def count_instructions(objdump, binary, function):
     return count
 
 
+def portability_problems(inspect, binary):
+    """xsdt-inspect's violations of the portable subset in the binary's
+    specs (empty when every spec is portable)."""
+    result = subprocess.run([inspect, "check", "--only=specs", binary],
+                            capture_output=True, text=True)
+    if result.returncode == 0:
+        return []
+    lines = [l.strip() for l in (result.stdout + result.stderr).splitlines() if l.strip()]
+    return [l for l in lines if "violation" in l.lower() or "@" in l] or lines[-1:]
+
+
 def build(toolchain, includes, case, opt, out):
     command = [toolchain["cc"]] + toolchain["target_flag"].split()
     # Linked (not just assembled): objects may carry worst-case .balign
@@ -98,8 +121,13 @@ def main():
     parser.add_argument("--build-dir", default=os.path.join(REPO, "build"))
     parser.add_argument("--opt", default="-O2")
     parser.add_argument("--check", type=int, metavar="N",
-                        help="fail when xsdt adds more than N instructions for register args")
+                        help="fail when xsdt adds more than N instructions for register "
+                             "args, or more than sys/sdt.h on stack-args arches")
+    parser.add_argument("--inspect", help="xsdt-inspect (default: BUILD_DIR/sdt/inspect/xsdt-inspect)")
     args = parser.parse_args()
+    inspect = args.inspect or os.path.join(args.build_dir, "sdt", "inspect", "xsdt-inspect")
+    if args.check is not None and not os.access(inspect, os.X_OK):
+        raise SystemExit(f"disabled-cost: {inspect} not found: build xsdt-inspect first")
 
     tmp = tempfile.mkdtemp(prefix="xsdt-cost-")
     shim = os.path.join(tmp, "xsdt-shim", "sys")
@@ -111,12 +139,12 @@ def main():
     for name in ("sdt.h", "sdt-config.h"):
         shutil.copy(os.path.join(os.path.dirname(find_sys_sdt()), name), stap)
 
-    rows, violations = [], []
+    rows, violations, unbounded = [], [], []
     for path in sorted(glob.glob(os.path.join(args.build_dir, "cells", "*.json"))):
         with open(path) as f:
             toolchain = json.load(f)
         arch = toolchain["arch"]
-        bounded = "stack-args" not in arch_traits(arch)
+        stack_args = "stack-args" in arch_traits(arch)
         if not shutil.which(toolchain["cc"]):
             violations.append(f"{toolchain['name']}: MISSING {toolchain['cc']}; "
                               f"install {toolchain['packages'].strip()}")
@@ -126,36 +154,62 @@ def main():
             "xsdt": [f"-I{tmp}/xsdt-shim", f"-I{REPO}/sdt/include", f"-I{REPO}/arches/{arch}/include"],
             "sys/sdt.h": [f"-I{tmp}/stap-shim"],
         }
+        # added[impl][case]: instructions, or a string saying why there is none.
+        added = {}
         for impl, includes in impls.items():
             base_obj = os.path.join(tmp, f"{toolchain['name']}-{impl.replace('/', '_')}-0.so")
             result = build(toolchain, includes, 0, args.opt, base_obj)
             if result.returncode:
                 print(result.stderr, file=sys.stderr)
                 return 2
-            cells = []
+            cells, added[impl] = [], {}
             for case, function, _ in CASES:
                 obj = base_obj[:-5] + f"-{case}.so"
                 result = build(toolchain, includes, case, args.opt, obj)
                 if result.returncode:
                     first = (result.stderr.strip().splitlines() or ["?"])[-1]
                     cells.append("build error")
+                    added[impl][case] = f"does not compile ({first})"
                     if impl == "xsdt":
                         violations.append(f"{toolchain['name']} {function}: {first}")
                     continue
-                added = (count_instructions(objdump, obj, function)
+                count = (count_instructions(objdump, obj, function)
                          - count_instructions(objdump, base_obj, function))
-                cells.append(f"+{added}")
-                if (args.check is not None and impl == "xsdt" and case == 1
-                        and bounded and added > args.check):
-                    violations.append(f"{toolchain['name']} {function}: +{added}, "
-                                      f"bound is +{args.check}")
+                cells.append(f"+{count}")
+                added[impl][case] = count
+                if args.check is None:
+                    continue
+                problems = portability_problems(inspect, obj)
+                if problems and impl == "xsdt":
+                    violations.append(f"{toolchain['name']} {function}: xsdt spec not "
+                                      f"portable: {problems[0]}")
+                elif problems:
+                    added[impl][case] = f"is not portable ({problems[0]})"
             rows.append((f"{arch} {toolchain['compiler']}", impl, cells))
+        if args.check is None:
+            continue
+        for case, function, _ in CASES:
+            mine, theirs = added["xsdt"][case], added["sys/sdt.h"][case]
+            if not isinstance(mine, int):
+                continue  # already a violation
+            where = f"{toolchain['name']} {function}"
+            if not stack_args:
+                if case in REGISTER_CASES and mine > args.check:
+                    violations.append(f"{where}: +{mine}, bound is +{args.check}")
+            elif isinstance(theirs, int):
+                if mine > theirs:
+                    violations.append(f"{where}: xsdt +{mine} > sys/sdt.h +{theirs} "
+                                      f"(stack-args: no costlier than sys/sdt.h)")
+            else:
+                unbounded.append(f"{where}: xsdt +{mine}; sys/sdt.h {theirs}")
 
     print(f"| target compiler | implementation | " + " | ".join(c[2] for c in CASES) + " |")
     print("|---|---|" + "---|" * len(CASES))
     for target, impl, cells in rows:
         print(f"| {target} | {impl} | " + " | ".join(cells) + " |")
     shutil.rmtree(tmp)
+    for u in unbounded:
+        print(f"UNBOUNDED: {u}", file=sys.stderr)
     for v in violations:
         print(f"VIOLATION: {v}", file=sys.stderr)
     return 1 if violations else 0

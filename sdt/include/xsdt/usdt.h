@@ -61,6 +61,15 @@ inline unsigned long long float_bits(double v) {
   __builtin_memcpy(&bits, &v, sizeof bits);
   return bits;
 }
+/* A register argument's bytes as a word (backends with an argument area):
+ * the spec's size says how many of its low bytes count. always_inline so
+ * that -O0 makes no call at the probe site. */
+template <class T>
+__attribute__((always_inline)) inline unsigned long word_bits(T v) {
+  unsigned long word = 0;
+  __builtin_memcpy(&word, &v, sizeof v < sizeof word ? sizeof v : sizeof word);
+  return word;
+}
 } // namespace detail
 } // namespace xsdt
 #define XSDT_ARG_TRAITS_(x) ::xsdt::detail::arg_traits<decltype((x))>
@@ -143,42 +152,128 @@ inline unsigned long long float_bits(double v) {
   ".fill (%c[xsdt_c" #n "] >> 5) & 1, 1, 'f'\n"                                \
   ".ascii \"@\"\n"
 
-#ifdef XSDT_ARCH_ARG_AREA_ASM
-/* Backends with too few registers for 12 operands (i386) pass the arguments
- * through an "argument area": each argument is copied into its own 8-byte
- * slot of a local array and the asm receives only the array's address, so
- * every spec reads `SIZE@OFFSET(base)`. This also keeps 8-byte values out of
- * register pairs, which a spec cannot name. */
-#define XSDT_AREA_DECL_(n) unsigned long long xsdt_area[n];
+#ifdef XSDT_ARCH_ARG_MEM_ASM
+/* Backends with too few registers for 12 operands (i386) split the
+ * arguments. The first ones that fit in one general register (integers and
+ * pointers no wider than a long) go to the asm as their own "nr" operand,
+ * as on other arches: a value already in a register, or a constant, then
+ * costs nothing. The rest (8-byte values, which would sit in a register
+ * pair that one spec cannot name, floating-point values, and the arguments
+ * beyond the register budget) are copied into a local slot of their own,
+ * an "m" operand that prints as the stack slot (`8(%esp)`, `-24(%ebp)`).
+ * Only a local whose address the asm takes is safe there: an "m" operand
+ * holding the value itself lets the compiler name where the value came
+ * from (sym@GOTOFF(%ebx), SIB forms). XSDT_ARCH_ARG_AREA_REGS (at most 6)
+ * is how many registers an asm always gets; the slots take none. */
+#define XSDT_AREA_DECL_(n, ...)                                                \
+  enum { xsdt_in_regs_ = XSDT_ARCH_ARG_AREA_REGS };
+/* Does argument n go to its slot? An integer constant expression. */
+#define XSDT_ARG_IN_AREA_(n, x)                                                \
+  (!((n) <= xsdt_in_regs_ && !XSDT_ARG_FLOAT_(x) &&                           \
+     XSDT_ARG_SIZE_(x) <= (int)sizeof(long)))
+/* Does any argument? */
+#define XSDT_AREA_USED_(n, ...)                                                \
+  (XSDT_FOR_##n(XSDT_ARG_IN_AREA_, XSDT_OR_, __VA_ARGS__))
+#define XSDT_OR_() ||
+/* The value a register argument hands to the asm, as a whole word: a char
+ * or short alone would be limited to the registers with byte names. A slot
+ * argument hands over the constant 0, which takes no register, and is not
+ * evaluated there. */
+#ifdef __cplusplus
+#define XSDT_ARG_WORD_(n, x)                                                   \
+  (XSDT_ARG_IN_AREA_(n, x) ? 0UL : ::xsdt::detail::word_bits(x))
+#else
+#define XSDT_ARG_WORD_(n, x)                                                   \
+  ((unsigned long)__builtin_choose_expr(XSDT_ARG_IN_AREA_(n, x), 0UL, (x)))
+#endif
+/* A slot argument is evaluated here, and only here. */
 #define XSDT_ARG_PREPARE_(n, x)                                                \
-  XSDT_ARG_CHECK_(n, x) {                                                      \
+  XSDT_ARG_CHECK_(n, x) unsigned long long xsdt_s##n;                          \
+  if (XSDT_ARG_IN_AREA_(n, x)) {                                               \
     XSDT_ARG_COPY_(xsdt_value, x);                                             \
-    __builtin_memcpy(&xsdt_area[n - 1], &xsdt_value, sizeof xsdt_value);       \
+    __builtin_memcpy(&xsdt_s##n, &xsdt_value, sizeof xsdt_value);              \
   }
-#define XSDT_ARG_OPERANDS_(n, x) XSDT_ARG_CODE_OPERAND_(n, x)
-#define XSDT_AREA_OPERANDS_() , [xsdt_area] "r"(xsdt_area), "m"(xsdt_area)
+/* Bit 6 of the code tells the template which form the argument takes.
+ * Arguments 1..6 may be in a register and have a value operand; the later
+ * ones never are (3 operands for 6 arguments and 2 for the other 6: gcc
+ * allows 30). S(n) is the slot's operand. */
+#define XSDT_POS_REG_1 1
+#define XSDT_POS_REG_2 1
+#define XSDT_POS_REG_3 1
+#define XSDT_POS_REG_4 1
+#define XSDT_POS_REG_5 1
+#define XSDT_POS_REG_6 1
+#define XSDT_POS_REG_7 0
+#define XSDT_POS_REG_8 0
+#define XSDT_POS_REG_9 0
+#define XSDT_POS_REG_10 0
+#define XSDT_POS_REG_11 0
+#define XSDT_POS_REG_12 0
+#define XSDT_ARG_VALUE_OPERAND_1(n, x)                                         \
+  , [xsdt_a##n] "nr"(XSDT_ARG_WORD_(n, x))
+#define XSDT_ARG_VALUE_OPERAND_0(n, x)
+#define XSDT_ARG_OPERANDS_WITH_(S, n, x)                                       \
+  [xsdt_c##n] "n"(XSDT_ARG_CODE_(x) | (XSDT_ARG_IN_AREA_(n, x) ? 64 : 0)),     \
+      [xsdt_s##n] S(xsdt_s##n)                                                 \
+          XSDT_CAT_(XSDT_ARG_VALUE_OPERAND_, XSDT_POS_REG_##n)(n, x)
+#define XSDT_SLOT_MEM_(slot) "m"(slot)
+#define XSDT_SLOT_NONE_(slot) "n"(0)
+#define XSDT_ARG_OPERANDS_MEM_(n, x)                                           \
+  XSDT_ARG_OPERANDS_WITH_(XSDT_SLOT_MEM_, n, x)
+#define XSDT_ARG_OPERANDS_NONE_(n, x)                                          \
+  XSDT_ARG_OPERANDS_WITH_(XSDT_SLOT_NONE_, n, x)
+/* Two asm statements, of which the compiler keeps one (the condition is a
+ * constant, so the other one, and its note, is never emitted): the slots
+ * are "m" operands only when some argument uses one, because a slot passed
+ * as "m" costs a stack frame even when it is not written. The template is
+ * the same; a constant 0 stands for the slots it then never prints. */
+#define XSDT_SITE_ASM_(text, n, ...)                                           \
+  if (XSDT_AREA_USED_(n, __VA_ARGS__))                                         \
+    __asm__ __volatile__(text                                                  \
+                         :                                                     \
+                         : XSDT_FOR_##n(XSDT_ARG_OPERANDS_MEM_, XSDT_COMMA_,   \
+                                        __VA_ARGS__));                         \
+  else                                                                         \
+    __asm__ __volatile__(text                                                  \
+                         :                                                     \
+                         : XSDT_FOR_##n(XSDT_ARG_OPERANDS_NONE_, XSDT_COMMA_,  \
+                                        __VA_ARGS__))
+#define XSDT_ARG_FORM_TEXT_1(n)                                                \
+  ".if %c[xsdt_c" #n "] & 64\n" XSDT_ARCH_ARG_MEM_ASM(n) ".else\n"             \
+  XSDT_ARCH_ARG_ASM(n) ".endif\n"
+#define XSDT_ARG_FORM_TEXT_0(n) XSDT_ARCH_ARG_MEM_ASM(n)
 #define XSDT_ARG_TEXT_(n, x)                                                   \
-  XSDT_ARG_SIZE_TEXT_(n) XSDT_ARCH_ARG_AREA_ASM(XSDT_SLOT_OFFSET_##n)
-#define XSDT_SLOT_OFFSET_1 "0"
-#define XSDT_SLOT_OFFSET_2 "8"
-#define XSDT_SLOT_OFFSET_3 "16"
-#define XSDT_SLOT_OFFSET_4 "24"
-#define XSDT_SLOT_OFFSET_5 "32"
-#define XSDT_SLOT_OFFSET_6 "40"
-#define XSDT_SLOT_OFFSET_7 "48"
-#define XSDT_SLOT_OFFSET_8 "56"
-#define XSDT_SLOT_OFFSET_9 "64"
-#define XSDT_SLOT_OFFSET_10 "72"
-#define XSDT_SLOT_OFFSET_11 "80"
-#define XSDT_SLOT_OFFSET_12 "88"
+  XSDT_ARG_SIZE_TEXT_(n) XSDT_CAT_(XSDT_ARG_FORM_TEXT_, XSDT_POS_REG_##n)(n)
 #else
 /* Every other backend hands each argument to the asm as its own operand. */
-#define XSDT_AREA_DECL_(n)
+#define XSDT_AREA_DECL_(n, ...)
 #define XSDT_ARG_PREPARE_(n, x) XSDT_ARG_CHECK_(n, x)
 #define XSDT_ARG_OPERANDS_(n, x)                                               \
   XSDT_ARG_CODE_OPERAND_(n, x),                                                \
       [xsdt_a##n] XSDT_ARCH_ARG_CONSTRAINT(XSDT_ARCH_ARG_VALUE(x))
-#define XSDT_AREA_OPERANDS_()
+#ifdef XSDT_ARCH_SITE_OUTPUT
+/* A backend may give the asm an output it never writes (an "=r" that may
+ * share an input's register, so it takes none of its own): gcc then folds
+ * the sign or zero extension of a char or short into the asm, as it cannot
+ * into an asm without outputs, and hands over the register the value
+ * arrived in (AArch64: no `and w2, w2, #0xff` before the NOP). The spec's
+ * size (`1@x2`) already says which low bytes count. */
+#define XSDT_SITE_ASM_(text, n, ...)                                           \
+  do {                                                                         \
+    unsigned long xsdt_unused;                                                 \
+    __asm__ __volatile__(                                                      \
+        text                                                                   \
+        : "=r"(xsdt_unused)                                                    \
+        : XSDT_FOR_##n(XSDT_ARG_OPERANDS_, XSDT_COMMA_, __VA_ARGS__));         \
+    (void)xsdt_unused;                                                         \
+  } while (0)
+#else
+#define XSDT_SITE_ASM_(text, n, ...)                                           \
+  __asm__ __volatile__(                                                        \
+      text                                                                     \
+      :                                                                        \
+      : XSDT_FOR_##n(XSDT_ARG_OPERANDS_, XSDT_COMMA_, __VA_ARGS__))
+#endif
 #define XSDT_ARG_TEXT_(n, x) XSDT_ARG_SIZE_TEXT_(n) XSDT_ARCH_ARG_ASM(n)
 #endif
 
@@ -256,15 +351,12 @@ inline unsigned long long float_bits(double v) {
 
 #define XSDT_SITE_(provider, name, semaphore, n, ...)                          \
   do {                                                                         \
-    XSDT_AREA_DECL_(n)                                                         \
+    XSDT_AREA_DECL_(n, __VA_ARGS__)                                            \
     XSDT_FOR_##n(XSDT_ARG_PREPARE_, XSDT_NOTHING_, __VA_ARGS__)                \
-    __asm__ __volatile__(                                                      \
-        XSDT_NOTE_ASM_(provider, name, semaphore,                              \
-                       XSDT_FOR_##n(XSDT_ARG_TEXT_, XSDT_SPACE_TEXT_,          \
-                                    __VA_ARGS__))                              \
-        :                                                                      \
-        : XSDT_FOR_##n(XSDT_ARG_OPERANDS_, XSDT_COMMA_, __VA_ARGS__)          \
-              XSDT_AREA_OPERANDS_());                                          \
+    XSDT_SITE_ASM_(XSDT_NOTE_ASM_(provider, name, semaphore,                   \
+                                  XSDT_FOR_##n(XSDT_ARG_TEXT_,                 \
+                                               XSDT_SPACE_TEXT_, __VA_ARGS__)), \
+                   n, __VA_ARGS__);                                            \
   } while (0)
 #define XSDT_SITE0_(provider, name, semaphore)                                 \
   __asm__ __volatile__(XSDT_NOTE_ASM_(provider, name, semaphore, "") : :)

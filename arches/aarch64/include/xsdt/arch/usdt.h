@@ -24,4 +24,13 @@
   ".ascii \"%x[xsdt_a" #n "]\"\n"                                               \
   ".endif\n"
 
+/* gcc extends a char or short argument (`and w2, w2, #0xff`, `sxth w3,
+ * w3`) before an asm without outputs, although the spec's size (`1@x2`)
+ * tells every consumer to read the low bytes only: an unused output lets
+ * it drop the extension (see XSDT_ARCH_SITE_OUTPUT in <xsdt/usdt.h>).
+ * clang does not extend, and gets the asm without an output. */
+#ifndef __clang__
+#define XSDT_ARCH_SITE_OUTPUT 1
+#endif
+
 #endif

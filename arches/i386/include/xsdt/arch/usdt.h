@@ -12,12 +12,27 @@
 
 #define XSDT_ARCH_ADDR ".4byte"
 
-/* i386 has six or seven allocatable registers, too few for 12 "nr" operands,
- * and an 8-byte value would sit in a register pair that a spec cannot name.
- * A memory alternative ("nor", "nrm") is no way out: gcc then prints
- * sym@GOTOFF(%ebx) and SIB forms even for local copies. So arguments go
- * through the generic argument area, and each spec is `SIZE@OFFSET(%reg)`
- * off the area's address held in one register (%k: its 32-bit name). */
-#define XSDT_ARCH_ARG_AREA_ASM(offset) ".ascii \"" offset "(%k[xsdt_area])\"\n"
+/* i386 has six or seven allocatable registers, too few for 12 "nr"
+ * operands, and an 8-byte value would sit in a register pair that a spec
+ * cannot name. A memory alternative for the values ("nor", "nrm") is no way
+ * out: gcc then prints sym@GOTOFF(%ebx) and SIB forms even for local
+ * copies. So the generic header splits the arguments: the first ones of 32
+ * bits or less are "nr" operands printed by their 32-bit name (%k: `%eax`,
+ * or `$7` for a constant; gdb reads %ax as %eax anyway, and the spec's size
+ * says how many low bytes count), and the rest are copied to local slots,
+ * "m" operands printed as the stack slot (`-8@8(%esp)`).
+ *
+ * How many registers an asm always gets, measured at -O0..-Os with -fPIC
+ * in the worst case we found: a frame pointer, a realigned stack and alloca
+ * (plus -pg, -fsplit-stack, -mforce-drap, -fsanitize=address): gcc-12 still
+ * gives six, clang-14 five (%ebp is the frame pointer and %esi the base
+ * pointer there); one more fails to compile. */
+#ifdef __clang__
+#define XSDT_ARCH_ARG_AREA_REGS 5
+#else
+#define XSDT_ARCH_ARG_AREA_REGS 6
+#endif
+#define XSDT_ARCH_ARG_ASM(n) ".ascii \"%k[xsdt_a" #n "]\"\n"
+#define XSDT_ARCH_ARG_MEM_ASM(n) ".ascii \"%[xsdt_s" #n "]\"\n"
 
 #endif
