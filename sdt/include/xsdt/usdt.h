@@ -209,8 +209,13 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 #define XSDT_POS_REG_10 0
 #define XSDT_POS_REG_11 0
 #define XSDT_POS_REG_12 0
+/* "nr" unless the backend names the registers a bare spec may use (armhf:
+ * "nl", r0..r7, the names gdb and libbpf both read). */
+#ifndef XSDT_ARCH_ARG_REG_CONSTRAINT
+#define XSDT_ARCH_ARG_REG_CONSTRAINT "nr"
+#endif
 #define XSDT_ARG_VALUE_OPERAND_1(n, x)                                         \
-  , [xsdt_a##n] "nr"(XSDT_ARG_WORD_(n, x))
+  , [xsdt_a##n] XSDT_ARCH_ARG_REG_CONSTRAINT(XSDT_ARG_WORD_(n, x))
 #define XSDT_ARG_VALUE_OPERAND_0(n, x)
 #define XSDT_ARG_OPERANDS_WITH_(S, n, x)                                       \
   [xsdt_c##n] "n"(XSDT_ARG_CODE_(x) | (XSDT_ARG_IN_AREA_(n, x) ? 64 : 0)),     \

@@ -22,21 +22,18 @@
 
 #define XSDT_ARCH_ADDR ".4byte"
 
-/* Registers are too few for 12 operands in r0..r10 (the only bare names
- * both gdb and libbpf read), and a 64-bit value would sit in a register
- * pair that a spec cannot name: the arguments go through the generic
- * argument area, each spec `SIZE@[BASE, #OFFSET]` off the area's address.
- * clang prints r11 and r12 where libbpf reads only fp and ip: the
- * assembler writes those names instead. */
-#define XSDT_ARCH_ARG_AREA_ASM(offset)                                         \
-  ".ifc %[xsdt_area],r11\n"                                                    \
-  ".ascii \"[fp, #" offset "]\"\n"                                             \
-  ".else\n"                                                                    \
-  ".ifc %[xsdt_area],r12\n"                                                    \
-  ".ascii \"[ip, #" offset "]\"\n"                                             \
-  ".else\n"                                                                    \
-  ".ascii \"[%[xsdt_area], #" offset "]\"\n"                                   \
-  ".endif\n"                                                                   \
-  ".endif\n"
+/* Registers are too few for 12 operands, and a 64-bit value would sit in a
+ * register pair that a spec cannot name, so the generic header splits the
+ * arguments (as on i386): the first ones of 32 bits or less are "nl"
+ * operands, a low register r0..r7 (the bare names both gdb and libbpf read:
+ * gdb reads no ip or lr, libbpf no r11 or r12) or a #constant; 8-byte and
+ * floating-point values and the arguments past the register budget are
+ * copied to local slots, "m" operands that print as [sp, #8] or [r3].
+ * Six low registers are left to an asm in the worst case: r7 is Thumb's
+ * frame pointer. */
+#define XSDT_ARCH_ARG_AREA_REGS 6
+#define XSDT_ARCH_ARG_REG_CONSTRAINT "nl"
+#define XSDT_ARCH_ARG_ASM(n) ".ascii \"%[xsdt_a" #n "]\"\n"
+#define XSDT_ARCH_ARG_MEM_ASM(n) ".ascii \"%[xsdt_s" #n "]\"\n"
 
 #endif
