@@ -35,5 +35,21 @@
 #define XSDT_ARCH_ARG_REG_CONSTRAINT "nl"
 #define XSDT_ARCH_ARG_ASM(n) ".ascii \"%[xsdt_a" #n "]\"\n"
 #define XSDT_ARCH_ARG_MEM_ASM(n) ".ascii \"%[xsdt_s" #n "]\"\n"
+/* clang takes a register for the address of every "m" operand, and runs
+ * out: its slots are one array, named off one base register. clang prints
+ * r11 and r12 where libbpf reads only fp and ip: the assembler writes those
+ * names instead. */
+#ifdef __clang__
+#define XSDT_ARCH_ARG_SLOT_BASE_ASM(offset)                                    \
+  ".ifc %[xsdt_base],r11\n"                                                    \
+  ".ascii \"[fp, #" offset "]\"\n"                                             \
+  ".else\n"                                                                    \
+  ".ifc %[xsdt_base],r12\n"                                                    \
+  ".ascii \"[ip, #" offset "]\"\n"                                             \
+  ".else\n"                                                                    \
+  ".ascii \"[%[xsdt_base], #" offset "]\"\n"                                   \
+  ".endif\n"                                                                   \
+  ".endif\n"
+#endif
 
 #endif
