@@ -152,7 +152,7 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
   ".fill (%c[xsdt_c" #n "] >> 5) & 1, 1, 'f'\n"                                \
   ".ascii \"@\"\n"
 
-#ifdef XSDT_ARCH_ARG_MEM_ASM
+#if defined(XSDT_ARCH_ARG_MEM_ASM) || defined(XSDT_ARCH_ARG_SLOT_BASE_ASM)
 /* Backends with too few registers for 12 operands (i386) split the
  * arguments. The first ones that fit in one general register (integers and
  * pointers no wider than a long) go to the asm as their own "nr" operand,

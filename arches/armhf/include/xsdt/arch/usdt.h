@@ -28,18 +28,15 @@
  * operands, a low register r0..r7 (the bare names both gdb and libbpf read:
  * gdb reads no ip or lr, libbpf no r11 or r12) or a #constant; 8-byte and
  * floating-point values and the arguments past the register budget are
- * copied to local slots, "m" operands that print as [sp, #8] or [r3].
- * Six low registers are left to an asm in the worst case: r7 is Thumb's
- * frame pointer. */
+ * copied to slots of one local array, named off one base register as
+ * [BASE, #OFFSET] (an "m" operand of its own per slot would take a
+ * register each with clang, and with gcc at -O0). r7 is Thumb's frame
+ * pointer and the base takes one more: six low registers are left for
+ * values. gcc prints r11 and r12 as fp and ip, which libbpf reads; clang
+ * prints r11 and r12, which it does not: the assembler writes fp and ip. */
 #define XSDT_ARCH_ARG_AREA_REGS 6
 #define XSDT_ARCH_ARG_REG_CONSTRAINT "nl"
 #define XSDT_ARCH_ARG_ASM(n) ".ascii \"%[xsdt_a" #n "]\"\n"
-#define XSDT_ARCH_ARG_MEM_ASM(n) ".ascii \"%[xsdt_s" #n "]\"\n"
-/* clang takes a register for the address of every "m" operand, and runs
- * out: its slots are one array, named off one base register. clang prints
- * r11 and r12 where libbpf reads only fp and ip: the assembler writes those
- * names instead. */
-#ifdef __clang__
 #define XSDT_ARCH_ARG_SLOT_BASE_ASM(offset)                                    \
   ".ifc %[xsdt_base],r11\n"                                                    \
   ".ascii \"[fp, #" offset "]\"\n"                                             \
@@ -50,6 +47,5 @@
   ".ascii \"[%[xsdt_base], #" offset "]\"\n"                                   \
   ".endif\n"                                                                   \
   ".endif\n"
-#endif
 
 #endif
