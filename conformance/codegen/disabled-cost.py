@@ -9,16 +9,18 @@ site: NOP plus whatever the compiler had to add to put the arguments where
 the note says they are. Prints a Markdown table.
 
 --check N bounds every arch:
-* an arch whose calling convention passes the parameters in registers:
-  xsdt's probes with register arguments (6 ints; 6 with a char and a short)
-  add at most N instructions;
-* an arch with the trait stack-args (arches/<arch>/arch.json), whose
-  parameters arrive on the stack: in every case xsdt adds no more than
-  sys/sdt.h with the same compiler. A case where sys/sdt.h does not compile,
+* a 64-bit arch: xsdt's probes with register arguments (6 ints; 6 with a
+  char and a short) add at most N instructions;
+* a 32-bit arch (arch.json data_model ILP32: i386, armhf), where registers
+  are few and a 64-bit value takes two: in every case xsdt adds no more
+  than sys/sdt.h with the same compiler. A case where sys/sdt.h does not compile,
   or emits a spec outside the portable subset (`xsdt-inspect check
   --only=specs`: cheap because it is wrong, such as g@GOTOFF(%ebx) or an
   8-byte immediate that gdb truncates), bounds nothing: it is printed as
-  UNBOUNDED with the reason, never passed silently.
+  UNBOUNDED with the reason, never passed silently. Where the goal is not
+  met yet, arch.json codegen.disabled_known_excess pins the measured excess
+  per compiler and case: printed as KNOWN EXCESS, and a violation as soon
+  as it grows.
 Every xsdt build must compile and its specs must be portable.
 """
 import argparse
@@ -52,14 +54,23 @@ def find_sys_sdt():
                      "install systemtap-sdt-dev")
 
 
-def arch_traits(arch):
-    """The traits of arches/<arch>/arch.json."""
+def arch_json(arch):
+    """arches/<arch>/arch.json."""
     path = os.path.join(REPO, "arches", arch, "arch.json")
     try:
         with open(path) as f:
-            return json.load(f).get("traits", [])
+            return json.load(f)
     except (OSError, ValueError) as error:
         raise SystemExit(f"disabled-cost: {path}: {error}")
+
+
+def known_excess(arch, compiler, function):
+    """How many instructions xsdt is measured to cost beyond sys/sdt.h in a
+    case where the goal (no costlier) is not met yet: arch.json
+    codegen.disabled_known_excess[compiler][function], 0 when absent. The
+    check fails when the excess grows, and prints it while it lasts."""
+    table = arch_json(arch).get("codegen", {}).get("disabled_known_excess", {})
+    return int(table.get(compiler, {}).get(function, 0))
 
 
 def count_instructions(objdump, binary, function):
@@ -122,7 +133,7 @@ def main():
     parser.add_argument("--opt", default="-O2")
     parser.add_argument("--check", type=int, metavar="N",
                         help="fail when xsdt adds more than N instructions for register "
-                             "args, or more than sys/sdt.h on stack-args arches")
+                             "args, or more than sys/sdt.h on 32-bit arches")
     parser.add_argument("--inspect", help="xsdt-inspect (default: BUILD_DIR/sdt/inspect/xsdt-inspect)")
     args = parser.parse_args()
     inspect = args.inspect or os.path.join(args.build_dir, "sdt", "inspect", "xsdt-inspect")
@@ -139,12 +150,12 @@ def main():
     for name in ("sdt.h", "sdt-config.h"):
         shutil.copy(os.path.join(os.path.dirname(find_sys_sdt()), name), stap)
 
-    rows, violations, unbounded = [], [], []
+    rows, violations, unbounded, known = [], [], [], []
     for path in sorted(glob.glob(os.path.join(args.build_dir, "cells", "*.json"))):
         with open(path) as f:
             toolchain = json.load(f)
         arch = toolchain["arch"]
-        stack_args = "stack-args" in arch_traits(arch)
+        narrow = arch_json(arch).get("data_model") == "ILP32"
         if not shutil.which(toolchain["cc"]):
             violations.append(f"{toolchain['name']}: MISSING {toolchain['cc']}; "
                               f"install {toolchain['packages'].strip()}")
@@ -193,13 +204,18 @@ def main():
             if not isinstance(mine, int):
                 continue  # already a violation
             where = f"{toolchain['name']} {function}"
-            if not stack_args:
+            if not narrow:
                 if case in REGISTER_CASES and mine > args.check:
                     violations.append(f"{where}: +{mine}, bound is +{args.check}")
             elif isinstance(theirs, int):
-                if mine > theirs:
-                    violations.append(f"{where}: xsdt +{mine} > sys/sdt.h +{theirs} "
-                                      f"(stack-args: no costlier than sys/sdt.h)")
+                excess = known_excess(arch, toolchain["compiler"], function)
+                if mine > theirs + excess:
+                    violations.append(f"{where}: xsdt +{mine} > sys/sdt.h +{theirs}"
+                                      + (f" + known excess {excess}" if excess else "")
+                                      + " (32-bit: no costlier than sys/sdt.h)")
+                elif mine > theirs:
+                    known.append(f"{where}: xsdt +{mine} > sys/sdt.h +{theirs} (arch.json "
+                                 f"codegen.disabled_known_excess {excess}: goal not met)")
             else:
                 unbounded.append(f"{where}: xsdt +{mine}; sys/sdt.h {theirs}")
 
@@ -210,6 +226,8 @@ def main():
     shutil.rmtree(tmp)
     for u in unbounded:
         print(f"UNBOUNDED: {u}", file=sys.stderr)
+    for k in known:
+        print(f"KNOWN EXCESS: {k}", file=sys.stderr)
     for v in violations:
         print(f"VIOLATION: {v}", file=sys.stderr)
     return 1 if violations else 0
