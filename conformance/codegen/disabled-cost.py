@@ -11,7 +11,7 @@ the note says they are. Prints a Markdown table.
 --check N bounds every arch:
 * a 64-bit arch: xsdt's probes with register arguments (6 ints; 6 with a
   char and a short) add at most N instructions;
-* a 32-bit arch (arch.json data_model ILP32: i386, armhf), where registers
+* a 32-bit arch (arch.json data_model ILP32), where registers
   are few and a 64-bit value takes two: in every case xsdt adds no more
   than sys/sdt.h with the same compiler. A case where sys/sdt.h does not compile,
   or emits a spec outside the portable subset (`xsdt-inspect check
