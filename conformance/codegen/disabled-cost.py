@@ -9,12 +9,11 @@ site: NOP plus whatever the compiler had to add to put the arguments where
 the note says they are. Prints a Markdown table.
 
 --check N bounds every arch:
-* an arch whose calling convention passes the parameters in registers:
-  xsdt's probes with register arguments (6 ints; 6 with a char and a short)
-  add at most N instructions;
-* an arch with the trait stack-args (arches/<arch>/arch.json), whose
-  parameters arrive on the stack: in every case xsdt adds no more than
-  sys/sdt.h with the same compiler. A case where sys/sdt.h does not compile,
+* a 64-bit arch: xsdt's probes with register arguments (6 ints; 6 with a
+  char and a short) add at most N instructions;
+* a 32-bit arch (arch.json data_model ILP32), where registers
+  are few and a 64-bit value takes two: in every case xsdt adds no more
+  than sys/sdt.h with the same compiler. A case where sys/sdt.h does not compile,
   or emits a spec outside the portable subset (`xsdt-inspect check
   --only=specs`: cheap because it is wrong, such as g@GOTOFF(%ebx) or an
   8-byte immediate that gdb truncates), bounds nothing: it is printed as
@@ -134,7 +133,7 @@ def main():
     parser.add_argument("--opt", default="-O2")
     parser.add_argument("--check", type=int, metavar="N",
                         help="fail when xsdt adds more than N instructions for register "
-                             "args, or more than sys/sdt.h on stack-args arches")
+                             "args, or more than sys/sdt.h on 32-bit arches")
     parser.add_argument("--inspect", help="xsdt-inspect (default: BUILD_DIR/sdt/inspect/xsdt-inspect)")
     args = parser.parse_args()
     inspect = args.inspect or os.path.join(args.build_dir, "sdt", "inspect", "xsdt-inspect")
@@ -156,7 +155,7 @@ def main():
         with open(path) as f:
             toolchain = json.load(f)
         arch = toolchain["arch"]
-        stack_args = "stack-args" in arch_json(arch).get("traits", [])
+        narrow = arch_json(arch).get("data_model") == "ILP32"
         if not shutil.which(toolchain["cc"]):
             violations.append(f"{toolchain['name']}: MISSING {toolchain['cc']}; "
                               f"install {toolchain['packages'].strip()}")
@@ -205,7 +204,7 @@ def main():
             if not isinstance(mine, int):
                 continue  # already a violation
             where = f"{toolchain['name']} {function}"
-            if not stack_args:
+            if not narrow:
                 if case in REGISTER_CASES and mine > args.check:
                     violations.append(f"{where}: +{mine}, bound is +{args.check}")
             elif isinstance(theirs, int):
@@ -213,7 +212,7 @@ def main():
                 if mine > theirs + excess:
                     violations.append(f"{where}: xsdt +{mine} > sys/sdt.h +{theirs}"
                                       + (f" + known excess {excess}" if excess else "")
-                                      + " (stack-args: no costlier than sys/sdt.h)")
+                                      + " (32-bit: no costlier than sys/sdt.h)")
                 elif mine > theirs:
                     known.append(f"{where}: xsdt +{mine} > sys/sdt.h +{theirs} (arch.json "
                                  f"codegen.disabled_known_excess {excess}: goal not met)")

@@ -112,6 +112,9 @@ class ArchCodegen:
             # callee.
             self.call_stub = re.compile(codegen["call_stub"]) if "call_stub" in codegen \
                 else None
+            # Bits of a function symbol's value that flag the instruction
+            # set (ARM ELF: bit 0 for Thumb), not the address.
+            self.symbol_flag_bits = int(codegen.get("function_symbol_flag_bits", 0))
         except (OSError, ValueError, KeyError, TypeError, AttributeError,
                 re.error) as error:
             raise SystemExit(f"sdt-cost: {path}: no usable \"codegen\" "
@@ -126,10 +129,16 @@ class ArchCodegen:
         match = self.call_stub.fullmatch(symbol) if self.call_stub else None
         return match.group(1) if match else symbol
 
-    def classify(self, mnemonic):
-        """One of: ret, jump, call, cond, other."""
+    def classify(self, mnemonic, operands=""):
+        """One of: ret, jump, call, cond, other. A pattern is a mnemonic glob,
+        or a mnemonic glob and an operands glob ("pop *pc}": a pop is a
+        return only when it loads the pc)."""
+        def matches(pattern):
+            want, _, want_operands = pattern.partition(" ")
+            return fnmatch.fnmatchcase(mnemonic, want) and (
+                not want_operands or fnmatch.fnmatchcase(operands, want_operands))
         for kind, patterns in self.branches:
-            if any(fnmatch.fnmatchcase(mnemonic, p) for p in patterns):
+            if any(matches(p) for p in patterns):
                 return "other" if kind == "straight" else kind
         return "other"
 
@@ -234,7 +243,7 @@ def hot_path(arch, insns, start, size):
             raise PathError(f"no instruction at {pc:#x}")
         seen.add(pc)
         mnemonic, operands, insn_size = insns[pc]
-        kind = arch.classify(mnemonic)
+        kind = arch.classify(mnemonic, operands)
         path.append((pc, mnemonic, operands, insn_size, kind))
         if kind == "ret":
             return path
@@ -258,7 +267,7 @@ def cold_calls(arch, insns, target):
         if pc not in insns:
             break
         mnemonic, operands, insn_size = insns[pc]
-        kind = arch.classify(mnemonic)
+        kind = arch.classify(mnemonic, operands)
         if kind == "call":
             _, callee = target_of(operands)
             if callee:
@@ -308,6 +317,7 @@ def measure(toolchain, objdump, tmp, opt, mutant=False):
             if function not in functions:
                 raise PathError(f"{function} not in {so}")
             start, size = functions[function]
+            start &= ~arch.symbol_flag_bits
             paths[(function, probes)] = (hot_path(arch, insns, start, size), start, size)
 
     results = {}

@@ -24,6 +24,10 @@
  * xsdt-impl known-bug: catalog/x86_64-sib.test gcc-*
  * xsdt-impl known-bug: catalog/ppc64el-indexed.test gcc-*
  * xsdt-impl known-bug: catalog/s390x-index.test gcc-*
+ * xsdt-impl known-bug: catalog/armhf-thumb-nop-site.test
+ * xsdt-impl known-bug: catalog/armhf-index.test gcc-*
+ * xsdt-impl known-bug: catalog/armhf-register-alias.test gcc-*
+ * xsdt-impl known-bug: catalog/armhf-wide-values.test
  * xsdt-impl known-bug: catalog/riscv-cnop-site.test
  * xsdt-impl known-bug: catalog/riscv-clang-crash.test clang-14 clang-15 clang-16
  * xsdt-impl known-bug: catalog/clang-spilled-args.test clang-*

@@ -152,7 +152,7 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
   ".fill (%c[xsdt_c" #n "] >> 5) & 1, 1, 'f'\n"                                \
   ".ascii \"@\"\n"
 
-#ifdef XSDT_ARCH_ARG_MEM_ASM
+#if defined(XSDT_ARCH_ARG_MEM_ASM) || defined(XSDT_ARCH_ARG_SLOT_BASE_ASM)
 /* Backends with too few registers for 12 operands (i386) split the
  * arguments. The first ones that fit in one general register (integers and
  * pointers no wider than a long) go to the asm as their own "nr" operand,
@@ -165,8 +165,42 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
  * holding the value itself lets the compiler name where the value came
  * from (sym@GOTOFF(%ebx), SIB forms). XSDT_ARCH_ARG_AREA_REGS (at most 6)
  * is how many registers an asm always gets; the slots take none. */
+/* Where a slot argument is copied: a local of its own, which the asm
+ * names as an "m" operand; or, where every "m" operand would take a
+ * register of its own (clang on armhf), an element of one array whose
+ * address is a single register operand (XSDT_ARCH_ARG_SLOT_BASE_ASM). */
+#ifdef XSDT_ARCH_ARG_SLOT_BASE_ASM
+#define XSDT_AREA_DECL_(n, ...)                                                \
+  enum { xsdt_in_regs_ = XSDT_ARCH_ARG_AREA_REGS };                            \
+  unsigned long long xsdt_slots[n];
+#define XSDT_SLOT_(n) xsdt_slots[(n) - 1]
+#define XSDT_SLOT_DECL_(n)
+#define XSDT_ARG_SLOT_OPERAND_(S, n)
+#define XSDT_SLOTS_OPERANDS_MEM_() , [xsdt_base] "r"(xsdt_slots), "m"(xsdt_slots)
+#define XSDT_SLOTS_OPERANDS_NONE_() , [xsdt_base] "n"(0)
+#define XSDT_ARG_MEM_TEXT_(n) XSDT_ARCH_ARG_SLOT_BASE_ASM(XSDT_SLOT_OFFSET_##n)
+#define XSDT_SLOT_OFFSET_1 "0"
+#define XSDT_SLOT_OFFSET_2 "8"
+#define XSDT_SLOT_OFFSET_3 "16"
+#define XSDT_SLOT_OFFSET_4 "24"
+#define XSDT_SLOT_OFFSET_5 "32"
+#define XSDT_SLOT_OFFSET_6 "40"
+#define XSDT_SLOT_OFFSET_7 "48"
+#define XSDT_SLOT_OFFSET_8 "56"
+#define XSDT_SLOT_OFFSET_9 "64"
+#define XSDT_SLOT_OFFSET_10 "72"
+#define XSDT_SLOT_OFFSET_11 "80"
+#define XSDT_SLOT_OFFSET_12 "88"
+#else
 #define XSDT_AREA_DECL_(n, ...)                                                \
   enum { xsdt_in_regs_ = XSDT_ARCH_ARG_AREA_REGS };
+#define XSDT_SLOT_(n) xsdt_s##n
+#define XSDT_SLOT_DECL_(n) unsigned long long xsdt_s##n;
+#define XSDT_ARG_SLOT_OPERAND_(S, n) , [xsdt_s##n] S(xsdt_s##n)
+#define XSDT_SLOTS_OPERANDS_MEM_()
+#define XSDT_SLOTS_OPERANDS_NONE_()
+#define XSDT_ARG_MEM_TEXT_(n) XSDT_ARCH_ARG_MEM_ASM(n)
+#endif
 /* Does argument n go to its slot? An integer constant expression. */
 #define XSDT_ARG_IN_AREA_(n, x)                                                \
   (!((n) <= xsdt_in_regs_ && !XSDT_ARG_FLOAT_(x) &&                           \
@@ -188,10 +222,10 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 #endif
 /* A slot argument is evaluated here, and only here. */
 #define XSDT_ARG_PREPARE_(n, x)                                                \
-  XSDT_ARG_CHECK_(n, x) unsigned long long xsdt_s##n;                          \
+  XSDT_ARG_CHECK_(n, x) XSDT_SLOT_DECL_(n)                                     \
   if (XSDT_ARG_IN_AREA_(n, x)) {                                               \
     XSDT_ARG_COPY_(xsdt_value, x);                                             \
-    __builtin_memcpy(&xsdt_s##n, &xsdt_value, sizeof xsdt_value);              \
+    __builtin_memcpy(&XSDT_SLOT_(n), &xsdt_value, sizeof xsdt_value);          \
   }
 /* Bit 6 of the code tells the template which form the argument takes.
  * Arguments 1..6 may be in a register and have a value operand; the later
@@ -218,8 +252,8 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
   , [xsdt_a##n] XSDT_ARCH_ARG_REG_CONSTRAINT(XSDT_ARG_WORD_(n, x))
 #define XSDT_ARG_VALUE_OPERAND_0(n, x)
 #define XSDT_ARG_OPERANDS_WITH_(S, n, x)                                       \
-  [xsdt_c##n] "n"(XSDT_ARG_CODE_(x) | (XSDT_ARG_IN_AREA_(n, x) ? 64 : 0)),     \
-      [xsdt_s##n] S(xsdt_s##n)                                                 \
+  [xsdt_c##n] "n"(XSDT_ARG_CODE_(x) | (XSDT_ARG_IN_AREA_(n, x) ? 64 : 0))      \
+      XSDT_ARG_SLOT_OPERAND_(S, n)                                             \
           XSDT_CAT_(XSDT_ARG_VALUE_OPERAND_, XSDT_POS_REG_##n)(n, x)
 #define XSDT_SLOT_MEM_(slot) "m"(slot)
 #define XSDT_SLOT_NONE_(slot) "n"(0)
@@ -237,16 +271,18 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
     __asm__ __volatile__(text                                                  \
                          :                                                     \
                          : XSDT_FOR_##n(XSDT_ARG_OPERANDS_MEM_, XSDT_COMMA_,   \
-                                        __VA_ARGS__));                         \
+                                        __VA_ARGS__)                           \
+                               XSDT_SLOTS_OPERANDS_MEM_());                    \
   else                                                                         \
     __asm__ __volatile__(text                                                  \
                          :                                                     \
                          : XSDT_FOR_##n(XSDT_ARG_OPERANDS_NONE_, XSDT_COMMA_,  \
-                                        __VA_ARGS__))
+                                        __VA_ARGS__)                           \
+                               XSDT_SLOTS_OPERANDS_NONE_())
 #define XSDT_ARG_FORM_TEXT_1(n)                                                \
-  ".if %c[xsdt_c" #n "] & 64\n" XSDT_ARCH_ARG_MEM_ASM(n) ".else\n"             \
+  ".if %c[xsdt_c" #n "] & 64\n" XSDT_ARG_MEM_TEXT_(n) ".else\n"                \
   XSDT_ARCH_ARG_ASM(n) ".endif\n"
-#define XSDT_ARG_FORM_TEXT_0(n) XSDT_ARCH_ARG_MEM_ASM(n)
+#define XSDT_ARG_FORM_TEXT_0(n) XSDT_ARG_MEM_TEXT_(n)
 #define XSDT_ARG_TEXT_(n, x)                                                   \
   XSDT_ARG_SIZE_TEXT_(n) XSDT_CAT_(XSDT_ARG_FORM_TEXT_, XSDT_POS_REG_##n)(n)
 #else

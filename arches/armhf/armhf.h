@@ -1,0 +1,13 @@
+// The armhf operand grammar (operands.cpp), for its descriptor.
+#ifndef XSDT_ARCHES_ARMHF_H
+#define XSDT_ARCHES_ARMHF_H
+
+#include "xsdt/arch_port.h"
+
+namespace xsdt::armhf {
+
+void parse_operand(detail::Lexer &lx, Arch arch, ArgLocation &loc);
+
+} // namespace xsdt::armhf
+
+#endif // XSDT_ARCHES_ARMHF_H

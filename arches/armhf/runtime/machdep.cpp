@@ -1,0 +1,53 @@
+// libxsdt machine-dependent part for armhf (Thumb-2).
+#include "machdep.h"
+
+#include "membarrier.h"
+
+#include <asm/unistd.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+extern const xsdt::ArchDescriptor xsdt_arch_armhf;
+
+namespace xsdt::rt::machdep {
+Arch arch() { return Arch(xsdt_arch_armhf); }
+
+// glibc's arm sigcontext: arm_r0 .. arm_r10, arm_fp, arm_ip, arm_sp,
+// arm_lr, arm_pc, contiguous, then arm_cpsr. The pc of a Thumb trap is
+// even; the cpsr's T bit, which keeps the thread in Thumb state on return,
+// is left alone.
+std::uintptr_t context_pc(const void *uc) {
+  return static_cast<std::uintptr_t>(
+      static_cast<const ucontext_t *>(uc)->uc_mcontext.arm_pc);
+}
+
+void set_context_pc(void *uc, std::uintptr_t pc) {
+  static_cast<ucontext_t *>(uc)->uc_mcontext.arm_pc =
+      static_cast<unsigned long>(pc);
+}
+
+void fill_registers(const void *ucp, RegisterFile *regs) {
+  const auto &m = static_cast<const ucontext_t *>(ucp)->uc_mcontext;
+  for (int i = 0; i < kRegisterFileSize; ++i)
+    regs->regs[i] = 0;
+  const unsigned long *gprs = &m.arm_r0; // r0..r15 in order
+  for (int i = 0; i <= 15; ++i)          // DWARF 0..15 are r0..r15
+    regs->regs[i] = gprs[i];
+}
+
+// The instruction cache is not coherent with stores: the ARM-private
+// cacheflush syscall (0xf0002, flags 0) cleans and invalidates the range for
+// every core, as libgcc's __clear_cache does; the builtin is the fallback.
+void flush_icache(void *addr, std::size_t n) {
+  char *begin = static_cast<char *>(addr);
+  if (syscall(__ARM_NR_cacheflush, begin, begin + n, 0) == 0)
+    return;
+  __builtin___clear_cache(begin, begin + n);
+}
+
+// The SYNC_CORE membarrier (sdt/runtime/src/membarrier.h; Linux selects
+// it for arm), between the steps of the trap-first protocol.
+bool serialize_all_threads() { return membarrier_sync_core(); }
+
+} // namespace xsdt::rt::machdep

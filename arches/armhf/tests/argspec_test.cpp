@@ -1,0 +1,91 @@
+// The armhf operand grammar, register table and portability rules,
+// through the generic parser. The forms are what sys/sdt.h's "g" gives
+// with gcc-12 and clang-14 (r0, ip, #5, [sp, #8], [r0, r1, lsl #1]), what
+// xsdt's argument area gives ([r3, #8]) and what gdb 13 and libbpf read.
+#include "argspec_testing.h"
+#include "xsdt/arch_registry.h"
+
+#include <gtest/gtest.h>
+
+namespace xsdt {
+namespace {
+
+using tests::has;
+using tests::must_fail;
+using tests::must_parse;
+using tests::violation;
+
+const Arch kArm = *parse_arch("armhf");
+
+TEST(Armhf, Name) { EXPECT_EQ(parse_arch(arch_name(kArm)), kArm); }
+
+TEST(Armhf, ArgumentAreaIsPortable) {
+  for (const char *spec : {"-4@[r3, #0]", "8@[r0, #8]", "-8@[fp, #88]",
+                           "1@[ip, #16]", "-2@[sp, #24]", "4@[lr, #40]"})
+    EXPECT_EQ(violation(spec, kArm), "") << spec;
+  ArgLocation m = must_parse("-8@[fp, #88]", kArm);
+  EXPECT_EQ(m.kind, LocationKind::Memory);
+  EXPECT_EQ(m.base->dwarf, 11);
+  EXPECT_EQ(m.displacement, 88);
+}
+
+TEST(Armhf, BareRegisters) {
+  EXPECT_EQ(must_parse("-4@r0", kArm).base->dwarf, 0);
+  EXPECT_EQ(must_parse("-4@ip", kArm).base->dwarf, 12);
+  EXPECT_EQ(must_parse("-4@r12", kArm).base->dwarf, 12);
+  EXPECT_EQ(must_parse("-4@lr", kArm).base->dwarf, 14);
+  EXPECT_EQ(violation("-4@r10", kArm), "");
+  // gdb: "Operator `i' not recognized"; libbpf: "unrecognized register".
+  EXPECT_TRUE(has(violation("-2@ip", kArm), "bare register ip"));
+  EXPECT_TRUE(has(violation("-4@r12", kArm), "bare register r12"));
+  EXPECT_TRUE(has(violation("-4@fp", kArm), "bare register fp"));
+  // A 64-bit value in a register is one half of a pair.
+  EXPECT_TRUE(has(violation("-8@r4", kArm), "register pair"));
+}
+
+TEST(Armhf, Memory) {
+  ArgLocation bare = must_parse("-4@[r1]", kArm);
+  EXPECT_FALSE(bare.has_displacement);
+  EXPECT_EQ(violation("-4@[r1]", kArm), "");
+  EXPECT_EQ(must_parse("-4@[r7, #-4]", kArm).displacement, -4);
+  // libbpf needs the '#'; r11 is fp to it.
+  EXPECT_TRUE(has(violation("4@[sp, 8]", kArm), "without '#'"));
+  EXPECT_TRUE(has(violation("4@[r11, #8]", kArm), "libbpf reads only"));
+}
+
+TEST(Armhf, IndexFormsAreNotPortable) {
+  // gcc -O2 with sys/sdt.h's "g": an array element at a variable index.
+  ArgLocation x = must_parse("-2@[r0, r1, lsl #1]", kArm);
+  EXPECT_EQ(x.kind, LocationKind::Memory);
+  EXPECT_EQ(x.base->dwarf, 0);
+  ASSERT_TRUE(x.index.has_value());
+  EXPECT_EQ(x.index->dwarf, 1);
+  EXPECT_EQ(x.scale, 2);
+  EXPECT_TRUE(has(violation("-2@[r0, r1, lsl #1]", kArm), "index register"));
+  EXPECT_TRUE(has(violation("-8@[r3, r0]", kArm), "index register"));
+}
+
+TEST(Armhf, Immediates) {
+  EXPECT_EQ(must_parse("-4@#5", kArm).immediate, 5);
+  EXPECT_EQ(must_parse("-4@#-5", kArm).immediate, -5);
+  EXPECT_EQ(violation("-4@#-5", kArm), "");
+  // gdb truncates a 64-bit immediate to 32 bits, libbpf saturates it.
+  EXPECT_TRUE(has(violation("-8@#4886718345", kArm), "8-byte immediate"));
+  EXPECT_TRUE(has(violation("-4@5", kArm), "without '#'"));
+}
+
+TEST(Armhf, Errors) {
+  struct Case {
+    const char *spec;
+    const char *token;
+  };
+  for (Case c : {Case{"4@[r16]", "r16"}, Case{"4@[s0, #4]", "s0"},
+                 Case{"4@[r0, r1, lsr #1]", "lsr"}, Case{"4@[r0, #4",
+                 ""}, Case{"4@[r0, r1, lsl #5]", "5"}}) {
+    ParseError e = must_fail(c.spec, kArm);
+    EXPECT_EQ(e.token, c.token) << c.spec << ": " << e.to_string();
+  }
+}
+
+} // namespace
+} // namespace xsdt

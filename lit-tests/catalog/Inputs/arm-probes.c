@@ -1,0 +1,25 @@
+/* What 32-bit ARM gives a probe: seven arguments, past the four argument
+ * registers, of which some the compiler keeps in ip or lr (gcc prints their
+ * aliases), a 64-bit parameter (a register pair), and a 64-bit constant.
+ * IMPL_PROBE is the implementation under test. */
+long long wide_global = 0x123456789LL;
+int table[10];
+int counter;
+
+__attribute__((noinline)) int seven(int i, long long ll, char c, short s,
+                                    int *p, int idx) {
+  IMPL_PROBE(catalog, seven, i, ll, c, s, p, counter, table[idx]);
+  return i + 1;
+}
+
+__attribute__((noinline)) void wide_constant(void) {
+  IMPL_PROBE(catalog, wide_constant, 5, 0x123456789LL);
+}
+
+int main(int argc, char **argv) {
+  (void)argv;
+  table[argc] = 7;
+  counter = 42;
+  wide_constant();
+  return seven(argc, wide_global, 'x', -3, &counter, argc) == 0;
+}
