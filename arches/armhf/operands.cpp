@@ -26,8 +26,7 @@ RegisterInfo parse_register(Lexer &lx, Arch arch) {
 RegisterInfo parse_address_register(Lexer &lx, Arch arch) {
   std::size_t at = lx.at();
   RegisterInfo reg = parse_register(lx, arch);
-  if (reg.cls == RegisterClass::Vector)
-    fail("a floating-point register cannot address memory", reg.name, at);
+  require_address_register(reg, at);
   return reg;
 }
 

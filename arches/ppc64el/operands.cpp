@@ -30,8 +30,7 @@ RegisterInfo parse_register(Lexer &lx, Arch arch) {
 RegisterInfo parse_address_register(Lexer &lx, Arch arch) {
   std::size_t at = lx.at();
   RegisterInfo reg = parse_register(lx, arch);
-  if (reg.cls == RegisterClass::Vector)
-    fail("a floating-point register cannot address memory", reg.name, at);
+  require_address_register(reg, at);
   return reg;
 }
 
@@ -76,8 +75,7 @@ void parse_operand(Lexer &lx, Arch arch, ArgLocation &loc) {
     if (is_register) {
       RegisterInfo reg = parse_register(lx, arch);
       if (lx.eat(',')) {
-        if (reg.cls == RegisterClass::Vector)
-          fail("a floating-point register cannot address memory", reg.name, at);
+        require_address_register(reg, at);
         set_base(loc, reg);
         set_index(loc, parse_address_register(lx, arch), 1);
         loc.kind = LocationKind::Memory;

@@ -31,8 +31,7 @@ void parse_base(Lexer &lx, Arch arch, ArgLocation &loc) {
   if (name.empty())
     lx.fail_here("expected a base register");
   RegisterInfo base = require_register(arch, name, at);
-  if (base.cls == RegisterClass::Vector)
-    fail("a floating-point register cannot address memory", name, at);
+  require_address_register(base, at);
   set_base(loc, base);
   lx.expect(')', "')'");
   loc.kind = LocationKind::Memory;

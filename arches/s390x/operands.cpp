@@ -27,8 +27,7 @@ RegisterInfo parse_register(Lexer &lx, Arch arch) {
 RegisterInfo parse_address_register(Lexer &lx, Arch arch) {
   std::size_t at = lx.at();
   RegisterInfo reg = parse_register(lx, arch);
-  if (reg.cls != RegisterClass::General)
-    fail("only a general register can address memory", reg.name, at + 1);
+  require_address_register(reg, at + 1);
   return reg;
 }
 

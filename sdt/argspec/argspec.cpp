@@ -14,6 +14,12 @@ RegisterInfo require_register(Arch arch, std::string_view name,
        arch.descriptor().register_prefix + std::string(name), position);
 }
 
+void require_address_register(const RegisterInfo &reg, std::size_t position) {
+  if (reg.cls == RegisterClass::Vector)
+    fail("a floating-point register cannot address memory", reg.name,
+         position);
+}
+
 void set_base(ArgLocation &loc, const RegisterInfo &reg) {
   loc.base_reg = reg.name;
   loc.base = reg;

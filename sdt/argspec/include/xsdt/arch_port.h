@@ -221,6 +221,10 @@ Expression lex_expression(Lexer &lx);
 RegisterInfo require_register(Arch arch, std::string_view name,
                               std::size_t position);
 
+// Fails, naming the register at `position`, when reg cannot address
+// memory: a floating-point or vector register.
+void require_address_register(const RegisterInfo &reg, std::size_t position);
+
 void set_base(ArgLocation &loc, const RegisterInfo &reg);
 void set_index(ArgLocation &loc, const RegisterInfo &reg, int scale);
 void mark_symbolic(ArgLocation &loc, std::string_view why);
