@@ -153,13 +153,14 @@ class ArchFacts:
         return self.traits(emulated) + self.derived_features()
 
 
-def load(repo, arch):
-    """The facts of repo/arches/<arch>/arch.json; ArchFactsError says why not."""
+def load(repo, arch, variant=None):
+    """The facts of repo/arches/<arch>/arch.json, in `variant` when one is
+    named; ArchFactsError says why not."""
     path = os.path.join(repo, "arches", arch, "arch.json")
-    return load_file(path)
+    return load_file(path, variant)
 
 
-def load_file(path):
+def load_file(path, variant=None):
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
@@ -169,7 +170,40 @@ def load_file(path):
         raise ArchFactsError(f"{path}: not JSON: {error}") from None
     if not isinstance(data, dict):
         raise ArchFactsError(f"{path}: not a JSON object")
-    return ArchFacts(path, data)
+    return ArchFacts(path, variant_data(path, data, variant))
+
+
+def variants(path, data):
+    """arch.json's "variants": {name: overrides}, checked for its form. A
+    variant is a second instruction set of the arch that its compilers emit
+    with other flags, tested as a toolchain variant of every compiler of the
+    arch."""
+    found = data.get("variants", {})
+    if not isinstance(found, dict) or not all(
+            isinstance(v, dict) and re.fullmatch(TRAIT_FORM, k) for k, v in found.items()):
+        raise ArchFactsError(f"{path}: \"variants\" must map lower-case names to objects")
+    return found
+
+
+def variant_data(path, data, variant):
+    """The arch's data in `variant` ("" or None: the base). Each key of the
+    variant replaces the base's, except that two objects merge one level
+    deep: the variant's members replace the base's members of the same
+    name, the others stay (a variant's "expect" keeps the base's
+    icache_flush_syscall). "variants" itself is no variant's fact."""
+    overrides = variants(path, data)
+    merged = {k: v for k, v in data.items() if k != "variants"}
+    if not variant:
+        return merged
+    if variant not in overrides:
+        known = ", ".join(sorted(overrides)) or "none"
+        raise ArchFactsError(f"{path}: no variant {variant!r} (variants: {known})")
+    for key, value in overrides[variant].items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    return merged
 
 
 def byte_count(byte_string):

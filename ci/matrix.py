@@ -498,7 +498,7 @@ def load_toolchains(args):
         found = toolchain_discovery.discover(REPO, cache_dir=os.path.join(args.work_dir, "cache"),
                                              compilers=compilers, arches=args.arch)
     found = [t for t in found if matches(t["arch"], args.arch)
-             and matches(t["compiler"], args.compiler)]
+             and (not args.compiler or toolchain_discovery.compiler_matches(t, args.compiler))]
     paths = toolchain_discovery.write_json(found, json_dir) if found else []
     return list(zip(paths, found))
 

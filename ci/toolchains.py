@@ -49,8 +49,8 @@ import arch_facts
 
 # The keys of a build/cells/<name>.json (conformance/CMakeLists.txt,
 # xsdt_describe_toolchain), in its order.
-CELL_KEYS = ("name", "arch", "triple", "compiler", "cc", "cxx", "target_flag",
-             "emulator", "packages")
+CELL_KEYS = ("name", "arch", "variant", "triple", "compiler", "cc", "cxx",
+             "target_flag", "emulator", "packages")
 # Bump when what verification checks changes: old verdicts no longer apply.
 CACHE_VERSION = 1
 COMPILE_TIMEOUT_SECONDS = 120
@@ -93,19 +93,27 @@ def read_arch_json(path):
 
 
 def parse_arch(path):
-    """An arch from its arch.json: {"arch", "triple", "emulator", "packages"}.
+    """An arch from its arch.json: {"arch", "triple", "emulator", "packages",
+    "cflags", "variants"}.
 
     arch is the name of the file's directory, emulator the command as one
     string ("" when the arch runs natively), packages a list of Debian
-    package names.
+    package names, variants {name: the variant's cflags} (arch_facts.py).
     """
     data = read_arch_json(path)
+    with open(path, encoding="utf-8") as f:
+        whole = json.load(f)
+    variant_cflags = {}
+    for name in sorted(arch_facts.variants(path, whole)):
+        facts = arch_facts.load_file(path, name)
+        variant_cflags[name] = list(facts.fact("cflags", kind=list, default=[]))
     return {
         "arch": os.path.basename(os.path.dirname(os.path.abspath(path))),
         "triple": data["triple"],
         "emulator": " ".join(data.get("emulator", [])),
         "packages": list(data.get("packages", [])),
         "cflags": list(data.get("cflags", [])),
+        "variants": variant_cflags,
     }
 
 
@@ -194,17 +202,22 @@ def clang_toolchain(arch, version):
                     f"--target={triple}", compiler_packages)
 
 
-def describe(arch, compiler, cc, cxx, target_flag, compiler_packages):
+def describe(arch, compiler, cc, cxx, target_flag, compiler_packages, variant=""):
     """A toolchain dict as xsdt_describe_toolchain would write it, unverified.
 
     target_flag holds the target's flags, space-separated: clang's --target,
-    then the arch's own (arch.json "cflags", such as -mthumb)."""
-    flags = ([target_flag] if target_flag else []) + arch.get("cflags", [])
+    then the arch's own (arch.json "cflags", such as -mthumb), or those of
+    the variant. A variant's toolchain is its compiler's, labelled
+    <compiler>-<variant> (gcc-12-marm)."""
+    cflags = arch["variants"][variant] if variant else arch.get("cflags", [])
+    flags = ([target_flag] if target_flag else []) + cflags
+    label = f"{compiler}-{variant}" if variant else compiler
     return {
-        "name": f"{compiler}-{arch['arch']}",
+        "name": f"{label}-{arch['arch']}",
         "arch": arch["arch"],
+        "variant": variant,
         "triple": arch["triple"],
-        "compiler": compiler,
+        "compiler": label,
         "cc": cc,
         "cxx": cxx,
         "target_flag": " ".join(flags),
@@ -229,7 +242,32 @@ def candidate_toolchains(arches, commands):
                 found.append(toolchain)
         for version in clang_versions:
             found.append(clang_toolchain(arch, version))
-    return found
+    return found + [variant_of(t, name, arch) for arch in arches
+                    for t in found if t["arch"] == arch["arch"]
+                    for name in arch.get("variants", {})]
+
+
+def variant_of(toolchain, variant, arch):
+    """The toolchain of a variant of toolchain's arch: the same compiler
+    with the variant's flags."""
+    clang_target = next((f for f in toolchain["target_flag"].split()
+                         if f.startswith("--target=")), "")
+    packages = [p for p in toolchain["packages"].split() if p not in arch["packages"]]
+    return describe(arch, toolchain["compiler"], toolchain["cc"], toolchain["cxx"],
+                    clang_target, packages, variant)
+
+
+def base_compiler(toolchain):
+    """The compiler a toolchain's label names: gcc-12 for gcc-12-marm."""
+    variant = toolchain.get("variant") or ""
+    label = toolchain["compiler"]
+    return label[:-len(variant) - 1] if variant and label.endswith("-" + variant) else label
+
+
+def compiler_matches(toolchain, patterns):
+    """A compiler glob picks a toolchain by its label or by its base
+    compiler's name: gcc-12 picks gcc-12-marm as well."""
+    return matches(toolchain["compiler"], patterns) or matches(base_compiler(toolchain), patterns)
 
 
 # ------------------------------------------------------------ verification
@@ -374,7 +412,7 @@ def discover(repo, cache_dir=None, compilers=None, arches=None, search_path=None
                                 else os.environ.get("PATH", os.defpath))
     selected_arches = [a for a in load_arches(repo) if matches(a["arch"], arch_patterns)]
     found = [t for t in candidate_toolchains(selected_arches, commands)
-             if matches(t["compiler"], compiler_patterns)]
+             if compiler_matches(t, compiler_patterns)]
     if verify_toolchains:
         workers = max(1, min(len(found), os.cpu_count() or 2))
         with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
@@ -383,8 +421,9 @@ def discover(repo, cache_dir=None, compilers=None, arches=None, search_path=None
 
 
 def toolchain_sort_key(toolchain):
-    family, _, version = toolchain["compiler"].partition("-")
-    return (toolchain["arch"], family, int(version) if version.isdigit() else 0)
+    family, _, version = base_compiler(toolchain).partition("-")
+    return (toolchain["arch"], family, int(version) if version.isdigit() else 0,
+            toolchain.get("variant") or "")
 
 
 def cell_json(toolchain):

@@ -63,8 +63,11 @@ sys.path.insert(0, os.path.join(repo, "ci"))
 sys.dont_write_bytecode = True
 import arch_facts  # noqa: E402
 
+# A toolchain of an arch's variant (arch.json "variants", armhf's ARM state)
+# reads the variant's facts.
+variant = toolchain.get("variant") or ""
 try:
-    facts = arch_facts.load(repo, arch)
+    facts = arch_facts.load(repo, arch, variant)
     traits = facts.traits(emulated=bool(toolchain["emulator"]))
     features = traits + facts.derived_features()
     expect = facts.all_expect_bytes()
@@ -78,6 +81,15 @@ try:
 except arch_facts.ArchFactsError as error:
     lit_config.fatal(f"toolchain {params['toolchain']}: {error}")
 arch_json = facts.path
+if variant:
+    # The tools that read the data file (check-jumps.py) get the variant's
+    # facts as a file of their own.
+    os.makedirs(os.path.join(params["work_dir"], "arch-facts"), exist_ok=True)
+    arch_json = os.path.join(params["work_dir"], "arch-facts", f"{arch}-{variant}.json")
+    fresh = f"{arch_json}.{os.getpid()}"
+    with open(fresh, "w") as f:
+        json.dump(facts.data, f, indent=1)
+    os.replace(fresh, arch_json)
 config.test_exec_root = os.path.join(params["work_dir"], cell)
 tools = params["tools"]
 

@@ -12,8 +12,10 @@
 #                                         needs no emulator), and the lists
 #                                         _ALIASES, _SHARES, _EMULATOR,
 #                                         _PACKAGES, _TRAITS,
-#                                         _EMULATED_TRAITS, _CFLAGS; an unknown arch or
-#                                         a damaged file is a fatal error
+#                                         _EMULATED_TRAITS, _CFLAGS, _VARIANTS
+#                                         and _VARIANT_<name>_CFLAGS; an
+#                                         unknown arch or a damaged file is a
+#                                         fatal error
 #   xsdt_arch_for_processor(<cpu> <out>)  the arch whose name, alias or
 #                                         triple's first word is <cpu> (a
 #                                         CMAKE_SYSTEM_PROCESSOR: x86_64,
@@ -95,6 +97,31 @@ function(xsdt_read_arch arch prefix)
     string(TOUPPER ${key} upper)
     set(${prefix}_${upper} "${items}" PARENT_SCOPE)
   endforeach()
+  # Variants (arch.json "variants", ci/arch_facts.py): their names, and
+  # the cflags of each (its own, else the base's).
+  set(variants "")
+  string(JSON type ERROR_VARIABLE no_variants TYPE "${json}" variants)
+  if(NOT no_variants)
+    if(NOT type STREQUAL "OBJECT")
+      message(FATAL_ERROR "xsdt: ${file}: \"variants\" must be an object")
+    endif()
+    string(JSON n LENGTH "${json}" variants)
+    if(n GREATER 0)
+      math(EXPR last "${n} - 1")
+      foreach(i RANGE ${last})
+        string(JSON name MEMBER "${json}" variants ${i})
+        list(APPEND variants ${name})
+        string(JSON type ERROR_VARIABLE own_cflags_missing TYPE "${json}" variants ${name} cflags)
+        if(own_cflags_missing)
+          _xsdt_json_list("${json}" ${file} cflags flags)
+        else()
+          _xsdt_json_list("${json}" ${file} "variants;${name};cflags" flags)
+        endif()
+        set(${prefix}_VARIANT_${name}_CFLAGS "${flags}" PARENT_SCOPE)
+      endforeach()
+    endif()
+  endif()
+  set(${prefix}_VARIANTS "${variants}" PARENT_SCOPE)
   _xsdt_json_list("${json}" ${file} emulator emulator)
   if(emulator)
     set(${prefix}_NATIVE OFF PARENT_SCOPE)

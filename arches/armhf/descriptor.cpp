@@ -1,4 +1,4 @@
-// armhf (Thumb-2): what the generic code asks of this arch
+// armhf (Thumb-2 and ARM state): what the generic code asks of this arch
 // (xsdt/arch_port.h).
 //
 // Register numbers (DWARF for the ARM architecture): 0..15 r0..r15; 64..95
@@ -26,9 +26,57 @@ namespace {
 constexpr unsigned char kNop[] = {0xaf, 0xf3, 0x00, 0x80};
 constexpr unsigned char kTrap[] = {0x01, 0xde};
 constexpr unsigned char kSysSdtNop[] = {0x00, 0xbf};
+
+// ARM state (-marm), in the same process as Thumb code: the `nop` hint
+// (e320f000), which sys/sdt.h emits as well, the trap udf #16 (e7f001f0),
+// Linux's ARM breakpoint (SIGTRAP with the pc of the trap), and B. All
+// three are single 4-byte aligned words, and ARMv7 lists B, NOP and the
+// breakpoints among the instructions that may be replaced while another
+// core executes them (ARM ARM A3.5.4): one store, no trap-first protocol.
+constexpr unsigned char kArmNop[] = {0x00, 0xf0, 0x20, 0xe3};
+constexpr unsigned char kArmTrap[] = {0xf0, 0x01, 0xf0, 0xe7};
+
+std::uint32_t word_at(const unsigned char *in) {
+  return static_cast<std::uint32_t>(in[0]) |
+         static_cast<std::uint32_t>(in[1]) << 8 |
+         static_cast<std::uint32_t>(in[2]) << 16 |
+         static_cast<std::uint32_t>(in[3]) << 24;
+}
+
+// B (A1, condition AL): offset = target - (site + 8), a multiple of 4 in
+// +-32 MiB, stored as imm24 = offset / 4.
+bool encode_arm_jump(std::uint64_t site, std::uint64_t target,
+                     unsigned char *out) {
+  const std::int64_t off = static_cast<std::int64_t>(target - (site + 8));
+  if (off % 4 != 0 || off < -(std::int64_t{1} << 25) ||
+      off >= (std::int64_t{1} << 25))
+    return false;
+  const std::uint32_t word =
+      0xea000000u | ((static_cast<std::uint32_t>(off) >> 2) & 0xffffffu);
+  for (int i = 0; i < 4; ++i)
+    out[i] = static_cast<unsigned char>(word >> (8 * i));
+  return true;
+}
+
+bool decode_arm_jump(std::uint64_t site, const unsigned char *in,
+                     std::uint64_t *target) {
+  const std::uint32_t word = word_at(in);
+  if ((word & 0xff000000u) != 0xea000000u)
+    return false;
+  std::int64_t off = static_cast<std::int64_t>(word & 0xffffffu) << 2;
+  if (off & (std::int64_t{1} << 25))
+    off -= std::int64_t{1} << 26;
+  *target = site + 8 + static_cast<std::uint64_t>(off);
+  return true;
+}
+
+constexpr JumpEncoding kArmJump = {encode_arm_jump, decode_arm_jump, false};
+
+// Thumb-2 first: Debian's default, and the state libxsdt's tests build in.
 constexpr SiteEncoding kSiteEncodings[] = {
     {kNop, kTrap, "4-byte nop.w"},
-    {kSysSdtNop, kTrap, "2-byte nop (sys/sdt.h)"}};
+    {kSysSdtNop, kTrap, "2-byte nop (sys/sdt.h)"},
+    {kArmNop, kArmTrap, "4-byte ARM nop", &kArmJump}};
 
 void put_halfword(unsigned char *out, std::uint32_t halfword) {
   out[0] = static_cast<unsigned char>(halfword);
@@ -36,8 +84,8 @@ void put_halfword(unsigned char *out, std::uint32_t halfword) {
 }
 
 std::uint32_t halfword_at(const unsigned char *in) {
-  return static_cast<std::uint32_t>(in[0]) |
-         static_cast<std::uint32_t>(in[1]) << 8;
+  return static_cast<std::uint32_t>(in[0]) | static_cast<std::uint32_t>(in[1])
+                                                 << 8;
 }
 
 // b.w (T4): offset = target - (site + 4), even, +-16 MiB; S:I1:I2:imm10:
@@ -65,8 +113,8 @@ bool decode_jump(std::uint64_t site, const unsigned char *in,
   const std::uint32_t s = (hw1 >> 10) & 1, j1 = (hw2 >> 13) & 1,
                       j2 = (hw2 >> 11) & 1;
   const std::uint32_t i1 = (~(j1 ^ s)) & 1, i2 = (~(j2 ^ s)) & 1;
-  std::uint32_t bits = s << 24 | i1 << 23 | i2 << 22 | (hw1 & 0x3ff) << 12 |
-                       (hw2 & 0x7ff) << 1;
+  std::uint32_t bits =
+      s << 24 | i1 << 23 | i2 << 22 | (hw1 & 0x3ff) << 12 | (hw2 & 0x7ff) << 1;
   std::int64_t off = bits;
   if (s)
     off -= std::int64_t{1} << 25;
@@ -168,7 +216,7 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_armhf = {
     .trap_race_signal = SIGILL,
     .encode_jump = xsdt::encode_jump,
     .decode_jump = xsdt::decode_jump,
-    .encode_jump_nop = nullptr, // the same NOP at every site
+    .encode_jump_nop = nullptr,    // the same NOP at every site
     .jump_needs_trap_first = true, // b.w is two halfwords to fetch
     .register_prefix = "",
     .registers = xsdt::registers,

@@ -54,6 +54,38 @@ class ArchFacts(unittest.TestCase):
                                     "expect.site_trap is not as long as expect.site_nop"):
             facts.all_expect_bytes()
 
+    def test_a_variant_replaces_keys_and_merges_objects_one_level(self):
+        self.write({"cflags": ["-mnarrow"], "traits": ["a", "b"],
+                    "expect": dict(EXPECT, icache_flush_syscall=7),
+                    "codegen": {"prefixes": ["p"], "branches": {"ret": ["ret"], "jump": ["b"]}},
+                    "variants": {"wide": {"cflags": ["-mwide"], "traits": ["a"],
+                                         "expect": {"site_nop": "00 f0 20 e3"},
+                                         "codegen": {"branches": {"ret": ["pop"]}}}}})
+        base = arch_facts.load(self.repo, "toy")
+        self.assertEqual(base.fact("cflags", kind=list), ["-mnarrow"])
+        self.assertNotIn("variants", base.data)
+        wide = arch_facts.load(self.repo, "toy", "wide")
+        self.assertEqual(wide.name, "toy")
+        self.assertEqual(wide.fact("cflags", kind=list), ["-mwide"])
+        self.assertEqual(wide.traits(emulated=False), ["a"])
+        # One level: expect keeps the base's other members ...
+        self.assertEqual(wide.expect_bytes("site_nop"), "00 f0 20 e3")
+        self.assertEqual(wide.expect_bytes("site_trap"), EXPECT["site_trap"])
+        self.assertEqual(wide.fact("expect", "icache_flush_syscall", kind=int), 7)
+        # ... and a nested object is replaced whole.
+        self.assertEqual(wide.data["codegen"], {"prefixes": ["p"], "branches": {"ret": ["pop"]}})
+        self.assertNotIn("variants", wide.data)
+        self.assertEqual(arch_facts.load(self.repo, "toy", "").data, base.data)
+
+    def test_unknown_or_malformed_variants_are_errors(self):
+        self.write({"expect": EXPECT, "variants": {"wide": {}}})
+        with self.assertRaisesRegex(arch_facts.ArchFactsError, r"no variant 'narrow' \(variants: wide\)"):
+            arch_facts.load(self.repo, "toy", "narrow")
+        with self.assertRaisesRegex(arch_facts.ArchFactsError, "\"variants\" must map"):
+            self.write({"expect": EXPECT, "variants": ["wide"]}, "listed")
+        with self.assertRaisesRegex(arch_facts.ArchFactsError, "\"variants\" must map"):
+            self.write({"expect": EXPECT, "variants": {"Wide": {}}}, "upper")
+
     def test_missing_and_mistyped_fields_are_named(self):
         facts = self.write({"char_signed": "yes", "expect": {}})
         with self.assertRaisesRegex(arch_facts.ArchFactsError, r"no \"expect.site_nop\""):

@@ -126,7 +126,7 @@ class ArchFiles(unittest.TestCase):
         self.assertEqual(toolchains.parse_arch(path), {
             "arch": "emu", "triple": "emu-linux-gnu",
             "emulator": "qemu-emu -L /usr/emu-linux-gnu",
-            "packages": ["g++-emu-linux-gnu", "qemu-user"], "cflags": []})
+            "packages": ["g++-emu-linux-gnu", "qemu-user"], "cflags": [], "variants": {}})
 
     def test_no_emulator_means_native(self):
         path = write_arch(self.repo, "host", "host-linux-gnu", [], ["binutils-multiarch"])
@@ -201,7 +201,7 @@ class Discovery(FakeMachine):
         self.assertIsNone(fake["broken"])
         self.assertEqual(fake["version"], "Stub compiler version 50.1.0 (clang-50)")
         self.assertEqual({k: fake[k] for k in toolchains.CELL_KEYS}, {
-            "name": "clang-50-fake", "arch": "fake", "triple": "fake-linux-gnu",
+            "name": "clang-50-fake", "arch": "fake", "variant": "", "triple": "fake-linux-gnu",
             "compiler": "clang-50", "cc": "clang-50", "cxx": "clang++-50",
             "target_flag": "--target=fake-linux-gnu",
             "emulator": "qemu-fake -L /usr/fake-linux-gnu",
@@ -277,6 +277,33 @@ class Discovery(FakeMachine):
         self.assertEqual(sorted(self.discover(compilers=["gcc-9", "clang-51"])),
                          ["clang-51-fake", "clang-51-host", "gcc-9-host"])
         self.assertEqual(self.discover(arches="mips"), {})
+
+    def test_a_variant_of_an_arch_is_a_toolchain_of_each_compiler(self):
+        write_arch(self.repo, "two", "two-linux-gnu", [], [], cflags=["-mone"],
+                   variants={"alt": {"cflags": ["-malt"]}, "same": {"traits": []}})
+        self.add_clang(50)
+        self.add_compiler("gcc-9")
+        self.add_compiler("g++-9")
+        self.add_emulator()
+        found = self.discover(arches="two")
+        self.assertEqual(sorted(found), [
+            "clang-50-alt-two", "clang-50-same-two", "clang-50-two",
+            "gcc-9-alt-two", "gcc-9-same-two", "gcc-9-two"])
+        alt = found["clang-50-alt-two"]
+        self.assertIsNone(alt["broken"])
+        self.assertEqual((alt["compiler"], alt["variant"], alt["target_flag"], alt["cc"]),
+                         ("clang-50-alt", "alt", "--target=two-linux-gnu -malt", "clang-50"))
+        self.assertEqual(alt["packages"], "clang-50")
+        # A variant without cflags of its own keeps the arch's.
+        self.assertEqual(found["clang-50-same-two"]["target_flag"],
+                         "--target=two-linux-gnu -mone")
+        self.assertEqual((found["gcc-9-alt-two"]["target_flag"], found["gcc-9-two"]["variant"]),
+                         ("-malt", ""))
+        # A compiler glob picks its variants too; a label picks the variant alone.
+        self.assertEqual(sorted(self.discover(arches="two", compilers="gcc-9")),
+                         ["gcc-9-alt-two", "gcc-9-same-two", "gcc-9-two"])
+        self.assertEqual(sorted(self.discover(arches="two", compilers="gcc-9-alt")),
+                         ["gcc-9-alt-two"])
 
     def test_other_clang_tools_are_not_compilers(self):
         self.add_compiler("clang-tidy-50")
@@ -385,7 +412,7 @@ set(packages ${XSDT_ARCH_PACKAGES} ${XSDT_COMPILER_PACKAGES})
 list(REMOVE_DUPLICATES packages)
 list(JOIN packages " " packages)
 message("{\\"name\\": \\"${XSDT_COMPILER}-${XSDT_ARCH}\\", \\"arch\\": \\"${XSDT_ARCH}\\", \\
-\\"triple\\": \\"${XSDT_TRIPLE}\\", \\"compiler\\": \\"${XSDT_COMPILER}\\", \\
+\\"variant\\": \\"\\", \\"triple\\": \\"${XSDT_TRIPLE}\\", \\"compiler\\": \\"${XSDT_COMPILER}\\", \\
 \\"cc\\": \\"${CMAKE_C_COMPILER}\\", \\"cxx\\": \\"${CMAKE_CXX_COMPILER}\\", \\
 \\"target_flag\\": \\"${target_flag}\\", \\"emulator\\": \\"${emulator}\\", \\
 \\"packages\\": \\"${packages}\\"}")

@@ -34,6 +34,9 @@ import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "ci"))
+sys.dont_write_bytecode = True
+import arch_facts  # noqa: E402
 SOURCE = os.path.join(REPO, "conformance", "codegen", "cost.c")
 CASES = [(1, "six_register_args", "6 register args"),
          (2, "one_global_arg", "1 global"),
@@ -54,23 +57,22 @@ def find_sys_sdt():
                      "install systemtap-sdt-dev")
 
 
-def arch_json(arch):
-    """arches/<arch>/arch.json."""
-    path = os.path.join(REPO, "arches", arch, "arch.json")
+def arch_json(toolchain):
+    """The facts of the toolchain's arch (arches/<arch>/arch.json), in its
+    variant if it has one (ci/arch_facts.py)."""
     try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as error:
-        raise SystemExit(f"disabled-cost: {path}: {error}")
+        return arch_facts.load(REPO, toolchain["arch"], toolchain.get("variant")).data
+    except arch_facts.ArchFactsError as error:
+        raise SystemExit(f"disabled-cost: {error}")
 
 
-def known_excess(arch, compiler, function):
+def known_excess(toolchain, function):
     """How many instructions xsdt is measured to cost beyond sys/sdt.h in a
     case where the goal (no costlier) is not met yet: arch.json
     codegen.disabled_known_excess[compiler][function], 0 when absent. The
     check fails when the excess grows, and prints it while it lasts."""
-    table = arch_json(arch).get("codegen", {}).get("disabled_known_excess", {})
-    return int(table.get(compiler, {}).get(function, 0))
+    table = arch_json(toolchain).get("codegen", {}).get("disabled_known_excess", {})
+    return int(table.get(toolchain["compiler"], {}).get(function, 0))
 
 
 def count_instructions(objdump, binary, function):
@@ -155,7 +157,7 @@ def main():
         with open(path) as f:
             toolchain = json.load(f)
         arch = toolchain["arch"]
-        narrow = arch_json(arch).get("data_model") == "ILP32"
+        narrow = arch_json(toolchain).get("data_model") == "ILP32"
         if not shutil.which(toolchain["cc"]):
             violations.append(f"{toolchain['name']}: MISSING {toolchain['cc']}; "
                               f"install {toolchain['packages'].strip()}")
@@ -208,7 +210,7 @@ def main():
                 if case in REGISTER_CASES and mine > args.check:
                     violations.append(f"{where}: +{mine}, bound is +{args.check}")
             elif isinstance(theirs, int):
-                excess = known_excess(arch, toolchain["compiler"], function)
+                excess = known_excess(toolchain, function)
                 if mine > theirs + excess:
                     violations.append(f"{where}: xsdt +{mine} > sys/sdt.h +{theirs}"
                                       + (f" + known excess {excess}" if excess else "")

@@ -55,6 +55,10 @@ import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "ci"))
+sys.dont_write_bytecode = True
+import arch_facts  # noqa: E402
+
 SOURCE = os.path.join(REPO, "conformance", "codegen", "sdt-cost.c")
 
 # (function, kind, column title). kind "nonleaf" gets the bound.
@@ -96,11 +100,11 @@ class ArchCodegen:
     # with mask 0), checked first; they are counted like any instruction.
     KINDS = ("straight", "ret", "jump", "call", "cond")
 
-    def __init__(self, arch):
+    def __init__(self, arch, variant=None):
         path = os.path.join(REPO, "arches", arch, "arch.json")
         try:
-            with open(path) as f:
-                data = json.load(f)
+            # In the toolchain's variant, if any (ci/arch_facts.py).
+            data = arch_facts.load(REPO, arch, variant).data
             codegen = data["codegen"]
             self.traits = set(data.get("traits", []))
             self.prefixes = set(codegen.get("prefixes", []))
@@ -116,7 +120,7 @@ class ArchCodegen:
             # set (ARM ELF: bit 0 for Thumb), not the address.
             self.symbol_flag_bits = int(codegen.get("function_symbol_flag_bits", 0))
         except (OSError, ValueError, KeyError, TypeError, AttributeError,
-                re.error) as error:
+                re.error, arch_facts.ArchFactsError) as error:
             raise SystemExit(f"sdt-cost: {path}: no usable \"codegen\" "
                              f"(docs/porting.md): {error!r}")
         # The site's .balign 4 may leave a 2-byte c.nop before it.
@@ -301,7 +305,7 @@ def is_nop(mnemonic):
 
 def measure(toolchain, objdump, tmp, opt, mutant=False):
     """Per function: dict with counts, the site check and the diff."""
-    arch = ArchCodegen(toolchain["arch"])
+    arch = ArchCodegen(toolchain["arch"], toolchain.get("variant"))
     paths, sites = {}, []
     for probes in (False, True):
         so = os.path.join(tmp, f"{toolchain['name']}-{int(probes)}.so")

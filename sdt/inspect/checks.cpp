@@ -68,19 +68,27 @@ void check_site(const ElfImage &image, const ProbeNote &note,
     report("pc " + hex(pc) + " is not " + std::to_string(arch.site_align) +
            "-byte aligned");
   // The one instruction at a site that a tracer can overwrite with a trap
-  // or a jump in a single step (facts sheet §4).
+  // or a jump in a single step (facts sheet §4): the patch NOP of one of
+  // the arch's instruction sets (armhf: Thumb-2's or ARM's).
   std::span<const std::uint8_t> nop = arch.site_encodings[0].nop;
   std::uint64_t room = text->addr + text->size - pc;
   auto found = image.contents(*text).subspan(
       static_cast<std::size_t>(pc - text->addr),
       static_cast<std::size_t>(std::min<std::uint64_t>(room, nop.size())));
-  if (std::equal(found.begin(), found.end(), nop.begin(), nop.end()))
-    return;
-  std::string expected = "expected " + bytes_text(nop);
+  std::string expected;
+  for (const SiteEncoding &patch : arch.site_encodings) {
+    if (!arch.takes_jumps(patch))
+      continue;
+    if (std::equal(found.begin(), found.end(), patch.nop.begin(),
+                   patch.nop.end()))
+      return;
+    expected +=
+        (expected.empty() ? "expected " : " or ") + bytes_text(patch.nop);
+  }
   // Another implementation's site (sys/sdt.h's): a trap fits, a jump does
   // not.
   for (const SiteEncoding &other : arch.site_encodings.subspan(1))
-    if (found.size() >= other.nop.size() &&
+    if (!arch.takes_jumps(other) && found.size() >= other.nop.size() &&
         std::equal(other.nop.begin(), other.nop.end(), found.begin())) {
       report(std::string(other.what) + ": too small for the " +
              std::to_string(nop.size()) + "-byte patch; " + expected);

@@ -109,17 +109,30 @@ std::string site_problem(const ElfImage &image, const ArchDescriptor &arch,
   if (r.site % arch.site_align != 0)
     return "site " + hex(r.site) + " is not " +
            std::to_string(arch.site_align) + "-byte aligned";
+  if (nop.size() > kMaxSiteSize)
+    return "site size " + std::to_string(nop.size()) + " is too large";
+  // The site's instruction set is the one whose NOP it holds (armhf:
+  // Thumb-2 or ARM state); the first one's when none matches.
+  auto found = image.contents(*code).subspan(
+      static_cast<std::size_t>(r.site - code->addr), nop.size());
+  const SiteEncoding *encoding = &arch.site_encodings[0];
+  unsigned char site_nop[kMaxSiteSize];
+  for (const SiteEncoding &e : arch.site_encodings)
+    if (arch.takes_jumps(e) &&
+        arch.jump_site_nop(e, r.site, r.target, site_nop) &&
+        std::equal(found.begin(), found.end(), site_nop,
+                   site_nop + nop.size())) {
+      encoding = &e;
+      break;
+    }
   unsigned char encoded[kMaxSiteSize];
-  if (nop.size() > sizeof encoded ||
-      !arch.encode_jump(r.site, r.target, encoded))
+  if (!arch.encode_jump_of(*encoding, r.site, r.target, encoded))
     return "target " + hex(r.target) + " is out of the jump's reach from " +
            hex(r.site);
   if (r.definition == SdtSiteRecord::kNoDefinition)
     return "probe " + hex(r.probe) + " is the probe of no valid definition";
-  unsigned char site_nop[kMaxSiteSize];
-  arch.jump_site_nop(r.site, r.target, site_nop); // in reach: checked above
-  auto found = image.contents(*code).subspan(
-      static_cast<std::size_t>(r.site - code->addr), nop.size());
+  // in reach: checked above
+  arch.jump_site_nop(*encoding, r.site, r.target, site_nop);
   if (!std::equal(found.begin(), found.end(), site_nop, site_nop + nop.size()))
     return "site " + hex(r.site) + " holds " +
            hex_bytes(found.data(), found.size()) + ", not the NOP " +
@@ -174,9 +187,10 @@ void match_symbols(const ElfImage &image, const Section &table,
   std::span<const std::uint8_t> bytes = image.contents(table);
   for (std::size_t at = 0; at + entry <= bytes.size(); at += entry) {
     Symbol sym = read_symbol(bytes, at, image.is_64(), image.byte_order());
-    sdt_format::offer_symbol(sorted, matches, sym.info, sym.shndx,
-                             image.arch().descriptor().function_start(sym.value),
-                             sym.size, strings, sym.name);
+    sdt_format::offer_symbol(
+        sorted, matches, sym.info, sym.shndx,
+        image.arch().descriptor().function_start(sym.value), sym.size, strings,
+        sym.name);
   }
 }
 

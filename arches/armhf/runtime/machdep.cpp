@@ -1,4 +1,4 @@
-// libxsdt machine-dependent part for armhf (Thumb-2).
+// libxsdt machine-dependent part for armhf (Thumb-2 and ARM state).
 #include "machdep.h"
 
 #include "membarrier.h"
@@ -14,9 +14,10 @@ namespace xsdt::rt::machdep {
 Arch arch() { return Arch(xsdt_arch_armhf); }
 
 // glibc's arm sigcontext: arm_r0 .. arm_r10, arm_fp, arm_ip, arm_sp,
-// arm_lr, arm_pc, contiguous, then arm_cpsr. The pc of a Thumb trap is
-// even; the cpsr's T bit, which keeps the thread in Thumb state on return,
-// is left alone.
+// arm_lr, arm_pc, contiguous, then arm_cpsr. The pc of a trap is its
+// site's address, even in Thumb state. The cpsr's T bit is left alone: the
+// thread resumes in the state it trapped in, where its site's out-of-line
+// block and the instruction after the site are.
 std::uintptr_t context_pc(const void *uc) {
   return static_cast<std::uintptr_t>(
       static_cast<const ucontext_t *>(uc)->uc_mcontext.arm_pc);

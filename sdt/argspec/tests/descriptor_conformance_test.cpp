@@ -29,6 +29,16 @@ protected:
   std::string where(const std::string &field) const {
     return std::string(arch_name(GetParam())) + ": " + field;
   }
+  // The encodings whose sites take jumps: site_encodings[0] and those with
+  // a jump of their own (a second instruction set).
+  std::vector<const SiteEncoding *> jump_encodings() const {
+    std::vector<const SiteEncoding *> found;
+    for (const SiteEncoding &e : d().site_encodings)
+      if (d().takes_jumps(e))
+        found.push_back(&e);
+    return found;
+  }
+  void JumpsRoundTripIn(const SiteEncoding &e) const;
 };
 
 INSTANTIATE_TEST_SUITE_P(Registry, Descriptor,
@@ -117,6 +127,15 @@ TEST_P(Descriptor, SiteEncodings) {
         << where("trap_pc_offset") << " lies past " << field << ".trap";
     if (i == 0)
       continue;
+    // A second instruction set's NOP (armhf's ARM state) has the patch
+    // width: the runtime patches every jump site with that many bytes.
+    if (e.jump) {
+      EXPECT_EQ(e.nop.size(), patch.size())
+          << field << " takes jumps, but its nop is not as wide as "
+          << "site_encodings[0].nop";
+      EXPECT_NE(e.jump->encode, nullptr) << field << ".jump->encode is null";
+      EXPECT_NE(e.jump->decode, nullptr) << field << ".jump->decode is null";
+    }
     // The others are what other implementations leave: no wider than
     // xsdt's patch NOP, and not it.
     EXPECT_LE(e.nop.size(), patch.size())
@@ -147,11 +166,17 @@ TEST_P(Descriptor, SiteAlignment) {
       << "-byte aligned site";
   // Without the trap-first protocol the whole jump replaces the NOP with
   // one store, which needs a power-of-two size the alignment covers.
-  if (!d().jump_needs_trap_first && !d().encode_jump_nop) {
-    EXPECT_TRUE(is_power_of_two(patch.nop.size()) && patch.nop.size() <= align)
-        << where("jump_needs_trap_first") << " is false, but the "
-        << patch.nop.size() << "-byte jump is not one store at a " << align
-        << "-byte aligned site";
+  for (const SiteEncoding &e : d().site_encodings) {
+    if (!d().takes_jumps(e) || d().jump_needs_trap_first_of(e) ||
+        (&e == &patch && d().encode_jump_nop))
+      continue;
+    EXPECT_TRUE(is_power_of_two(e.nop.size()) && e.nop.size() <= align)
+        << where("jump_needs_trap_first") << " is false for " << e.what
+        << ", but the " << e.nop.size() << "-byte jump is not one store at a "
+        << align << "-byte aligned site";
+    EXPECT_TRUE(is_power_of_two(e.trap.size()) && e.trap.size() <= align)
+        << e.what << ": the trap (" << e.trap.size() << " bytes) is not one "
+        << "atomic store at a " << align << "-byte aligned site";
   }
 }
 
@@ -163,7 +188,14 @@ constexpr std::uint64_t kSite = 0x10000000;
 TEST_P(Descriptor, JumpsRoundTrip) {
   ASSERT_NE(d().encode_jump, nullptr) << where("encode_jump") << " is null";
   ASSERT_NE(d().decode_jump, nullptr) << where("decode_jump") << " is null";
-  const auto &nop = d().site_encodings[0].nop;
+  for (const SiteEncoding *e : jump_encodings()) {
+    SCOPED_TRACE(e->what);
+    JumpsRoundTripIn(*e);
+  }
+}
+
+void Descriptor::JumpsRoundTripIn(const SiteEncoding &e) const {
+  const auto &nop = e.nop;
   const std::size_t size = nop.size();
   // Forward and backward, near and within 64 KiB (the out-of-line block is
   // in the site's own function), all aligned for any arch.
@@ -176,7 +208,7 @@ TEST_P(Descriptor, JumpsRoundTrip) {
                                 " by " + std::to_string(off);
       unsigned char jump[16];
       std::memset(jump, 0xa5, sizeof jump);
-      ASSERT_TRUE(d().encode_jump(site, target, jump))
+      ASSERT_TRUE(d().encode_jump_of(e, site, target, jump))
           << field << ": a reachable target is refused";
       for (std::size_t i = size; i < sizeof jump; ++i)
         EXPECT_EQ(jump[i], 0xa5) << field << " writes byte " << i
@@ -184,7 +216,7 @@ TEST_P(Descriptor, JumpsRoundTrip) {
       EXPECT_FALSE(std::equal(nop.begin(), nop.end(), jump))
           << field << " gives the NOP";
       std::uint64_t back = 0;
-      EXPECT_TRUE(d().decode_jump(site, jump, &back))
+      EXPECT_TRUE(d().decode_jump_of(e, site, jump, &back))
           << where("decode_jump") << " refuses the jump encode_jump made "
           << "(" << hex({jump, size}) << ")";
       EXPECT_EQ(hex(back), hex(target))
@@ -242,10 +274,14 @@ TEST_P(Descriptor, JumpNopsDifferFromTheJumpInOneStore) {
 TEST_P(Descriptor, JumpRefusesUnreachableTargets) {
   constexpr std::uint64_t kTiB = std::uint64_t{1} << 40;
   unsigned char jump[16];
-  EXPECT_FALSE(d().encode_jump(kSite, kSite + kTiB, jump))
-      << where("encode_jump") << " accepts a target 1 TiB ahead";
-  EXPECT_FALSE(d().encode_jump(kSite + kTiB, kSite, jump))
-      << where("encode_jump") << " accepts a target 1 TiB behind";
+  for (const SiteEncoding *e : jump_encodings()) {
+    EXPECT_FALSE(d().encode_jump_of(*e, kSite, kSite + kTiB, jump))
+        << where("encode_jump") << " of " << e->what
+        << " accepts a target 1 TiB ahead";
+    EXPECT_FALSE(d().encode_jump_of(*e, kSite + kTiB, kSite, jump))
+        << where("encode_jump") << " of " << e->what
+        << " accepts a target 1 TiB behind";
+  }
 }
 
 // The runtime tells a patched site from a disabled or trapped one by
@@ -261,13 +297,17 @@ TEST_P(Descriptor, NopsAndTrapsAreNoJumps) {
     for (std::size_t at = 0; at < size; at += e.nop.size())
       std::memcpy(bytes + at, e.nop.data(), std::min(e.nop.size(), size - at));
     std::uint64_t target = 0;
-    EXPECT_FALSE(d().decode_jump(kSite, bytes, &target))
-        << where("decode_jump") << " reads " << field << ".nop ("
-        << hex({bytes, size}) << ") as a jump";
-    std::memcpy(bytes, e.trap.data(), e.trap.size());
-    EXPECT_FALSE(d().decode_jump(kSite, bytes, &target))
-        << where("decode_jump") << " reads " << field << ".trap over its nop ("
-        << hex({bytes, size}) << ") as a jump";
+    unsigned char trapped[16];
+    std::memcpy(trapped, bytes, sizeof trapped);
+    std::memcpy(trapped, e.trap.data(), e.trap.size());
+    for (const SiteEncoding *j : jump_encodings()) {
+      EXPECT_FALSE(d().decode_jump_of(*j, kSite, bytes, &target))
+          << where("decode_jump") << " of " << j->what << " reads " << field
+          << ".nop (" << hex({bytes, size}) << ") as a jump";
+      EXPECT_FALSE(d().decode_jump_of(*j, kSite, trapped, &target))
+          << where("decode_jump") << " of " << j->what << " reads " << field
+          << ".trap over its nop (" << hex({trapped, size}) << ") as a jump";
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 /*
- * xsdt: portable stapsdt-compatible USDT probes (C99+ and C++11+, gcc and clang).
+ * xsdt: portable stapsdt-compatible USDT probes (C99+ and C++11+, gcc and
+ * clang).
  *
  *   XSDT_PROBE(provider, name, args...)          a probe with 0..12 arguments
  *   XSDT_SEMAPHORE(provider, name)               define the probe's semaphore
@@ -24,7 +25,8 @@
 
 #if defined(__has_include)
 #if !__has_include(<xsdt/arch/usdt.h>)
-#error "xsdt: no backend on the include path; add -I arches/<arch>/include for the target"
+#error                                                                         \
+    "xsdt: no backend on the include path; add -I arches/<arch>/include for the target"
 #endif
 #endif
 #include <xsdt/arch/usdt.h>
@@ -91,8 +93,8 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 /* The argument's own type for integers; a stand-in unsigned type for
  * pointers and floats, whose casts from -1 would not be constant. */
 #define XSDT_ARG_INT_TYPE_(x)                                                  \
-  __typeof__(__builtin_choose_expr(                                            \
-      XSDT_ARG_POINTER_(x) || XSDT_ARG_FLOAT_(x), 0U, (x)))
+  __typeof__(__builtin_choose_expr(XSDT_ARG_POINTER_(x) || XSDT_ARG_FLOAT_(x), \
+                                   0U, (x)))
 #define XSDT_ARG_SIGNED_(x)                                                    \
   (!XSDT_ARG_FLOAT_(x) &&                                                      \
    !((XSDT_ARG_INT_TYPE_(x)) - 1 > (XSDT_ARG_INT_TYPE_(x))0))
@@ -104,9 +106,9 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
  * would be the high half on a big-endian arch (s390x). */
 #define XSDT_FLOAT_BITS_AS_(x, type)                                           \
   ((union {                                                                    \
-     __typeof__(((void)0, (x))) value;                                         \
-     type bits;                                                                \
-   }){(x)})                                                                    \
+    __typeof__(((void)0, (x))) value;                                          \
+    type bits;                                                                 \
+  }){(x)})                                                                     \
       .bits
 #define XSDT_FLOAT_BITS_(x)                                                    \
   __builtin_choose_expr(                                                       \
@@ -136,20 +138,21 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
   (XSDT_ARG_SIZE_(x) == 1 || XSDT_ARG_SIZE_(x) == 2 ||                         \
    XSDT_ARG_SIZE_(x) == 4 || XSDT_ARG_SIZE_(x) == 8)
 
-/* ---- Per-argument pieces -------------------------------------------------- */
+/* ---- Per-argument pieces --------------------------------------------------
+ */
 
 #define XSDT_ARG_CHECK_(n, x) (void)sizeof(char[XSDT_ARG_SIZE_OK_(x) ? 1 : -1]);
 
-#define XSDT_ARG_CODE_OPERAND_(n, x) [xsdt_c##n] "n"(XSDT_ARG_CODE_(x))
+#define XSDT_ARG_CODE_OPERAND_(n, x) [c##n] "n"(XSDT_ARG_CODE_(x))
 
 /* "-" when signed, the size digit, "f" when floating point, then "@".
  * Computed by the assembler from the code, and kept short: with 12
  * arguments the template must stay under the 4095 characters that
  * -Wpedantic (clang -Woverlength-strings) allows a string literal. */
 #define XSDT_ARG_SIZE_TEXT_(n)                                                 \
-  ".fill (%c[xsdt_c" #n "] >> 4) & 1, 1, '-'\n"                                \
-  ".byte '0' + (%c[xsdt_c" #n "] & 15)\n"                                      \
-  ".fill (%c[xsdt_c" #n "] >> 5) & 1, 1, 'f'\n"                                \
+  ".fill (%c[c" #n "] >> 4) & 1, 1, '-'\n"                                     \
+  ".byte '0' + (%c[c" #n "] & 15)\n"                                           \
+  ".fill (%c[c" #n "] >> 5) & 1, 1, 'f'\n"                                     \
   ".ascii \"@\"\n"
 
 #if defined(XSDT_ARCH_ARG_MEM_ASM) || defined(XSDT_ARCH_ARG_SLOT_BASE_ASM)
@@ -173,11 +176,11 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 #define XSDT_AREA_DECL_(n, ...)                                                \
   enum { xsdt_in_regs_ = XSDT_ARCH_ARG_AREA_REGS };                            \
   unsigned long long xsdt_slots[n];
-#define XSDT_SLOT_(n) xsdt_slots[(n) - 1]
+#define XSDT_SLOT_(n) xsdt_slots[(n)-1]
 #define XSDT_SLOT_DECL_(n)
 #define XSDT_ARG_SLOT_OPERAND_(S, n)
-#define XSDT_SLOTS_OPERANDS_MEM_() , [xsdt_base] "r"(xsdt_slots), "m"(xsdt_slots)
-#define XSDT_SLOTS_OPERANDS_NONE_() , [xsdt_base] "n"(0)
+#define XSDT_SLOTS_OPERANDS_MEM_() , [b] "r"(xsdt_slots), "m"(xsdt_slots)
+#define XSDT_SLOTS_OPERANDS_NONE_() , [b] "n"(0)
 #define XSDT_ARG_MEM_TEXT_(n) XSDT_ARCH_ARG_SLOT_BASE_ASM(XSDT_SLOT_OFFSET_##n)
 #define XSDT_SLOT_OFFSET_1 "0"
 #define XSDT_SLOT_OFFSET_2 "8"
@@ -196,14 +199,14 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
   enum { xsdt_in_regs_ = XSDT_ARCH_ARG_AREA_REGS };
 #define XSDT_SLOT_(n) xsdt_s##n
 #define XSDT_SLOT_DECL_(n) unsigned long long xsdt_s##n;
-#define XSDT_ARG_SLOT_OPERAND_(S, n) , [xsdt_s##n] S(xsdt_s##n)
+#define XSDT_ARG_SLOT_OPERAND_(S, n) , [s##n] S(xsdt_s##n)
 #define XSDT_SLOTS_OPERANDS_MEM_()
 #define XSDT_SLOTS_OPERANDS_NONE_()
 #define XSDT_ARG_MEM_TEXT_(n) XSDT_ARCH_ARG_MEM_ASM(n)
 #endif
 /* Does argument n go to its slot? An integer constant expression. */
 #define XSDT_ARG_IN_AREA_(n, x)                                                \
-  (!((n) <= xsdt_in_regs_ && !XSDT_ARG_FLOAT_(x) &&                           \
+  (!((n) <= xsdt_in_regs_ && !XSDT_ARG_FLOAT_(x) &&                            \
      XSDT_ARG_SIZE_(x) <= (int)sizeof(long)))
 /* Does any argument? */
 #define XSDT_AREA_USED_(n, ...)                                                \
@@ -222,8 +225,7 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 #endif
 /* A slot argument is evaluated here, and only here. */
 #define XSDT_ARG_PREPARE_(n, x)                                                \
-  XSDT_ARG_CHECK_(n, x) XSDT_SLOT_DECL_(n)                                     \
-  if (XSDT_ARG_IN_AREA_(n, x)) {                                               \
+  XSDT_ARG_CHECK_(n, x) XSDT_SLOT_DECL_(n) if (XSDT_ARG_IN_AREA_(n, x)) {      \
     XSDT_ARG_COPY_(xsdt_value, x);                                             \
     __builtin_memcpy(&XSDT_SLOT_(n), &xsdt_value, sizeof xsdt_value);          \
   }
@@ -248,11 +250,16 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 #ifndef XSDT_ARCH_ARG_REG_CONSTRAINT
 #define XSDT_ARCH_ARG_REG_CONSTRAINT "nr"
 #endif
+/* Registers the compiler must keep out of the operands, as the site
+ * "clobbers" them (ARM state: ip and lr, names gdb cannot read). */
+#ifndef XSDT_ARCH_SITE_CLOBBERS
+#define XSDT_ARCH_SITE_CLOBBERS
+#endif
 #define XSDT_ARG_VALUE_OPERAND_1(n, x)                                         \
-  , [xsdt_a##n] XSDT_ARCH_ARG_REG_CONSTRAINT(XSDT_ARG_WORD_(n, x))
+  , [a##n] XSDT_ARCH_ARG_REG_CONSTRAINT(XSDT_ARG_WORD_(n, x))
 #define XSDT_ARG_VALUE_OPERAND_0(n, x)
 #define XSDT_ARG_OPERANDS_WITH_(S, n, x)                                       \
-  [xsdt_c##n] "n"(XSDT_ARG_CODE_(x) | (XSDT_ARG_IN_AREA_(n, x) ? 64 : 0))      \
+  [c##n] "n"(XSDT_ARG_CODE_(x) | (XSDT_ARG_IN_AREA_(n, x) ? 64 : 0))           \
       XSDT_ARG_SLOT_OPERAND_(S, n)                                             \
           XSDT_CAT_(XSDT_ARG_VALUE_OPERAND_, XSDT_POS_REG_##n)(n, x)
 #define XSDT_SLOT_MEM_(slot) "m"(slot)
@@ -268,30 +275,42 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
  * the same; a constant 0 stands for the slots it then never prints. */
 #define XSDT_SITE_ASM_(text, n, ...)                                           \
   if (XSDT_AREA_USED_(n, __VA_ARGS__))                                         \
-    __asm__ __volatile__(text                                                  \
-                         :                                                     \
-                         : XSDT_FOR_##n(XSDT_ARG_OPERANDS_MEM_, XSDT_COMMA_,   \
-                                        __VA_ARGS__)                           \
-                               XSDT_SLOTS_OPERANDS_MEM_());                    \
+    __asm__ __volatile__(                                                      \
+        text                                                                   \
+        :                                                                      \
+        : XSDT_FOR_##n(XSDT_ARG_OPERANDS_MEM_, XSDT_COMMA_, __VA_ARGS__)       \
+            XSDT_SLOTS_OPERANDS_MEM_()                                         \
+        : XSDT_ARCH_SITE_CLOBBERS);                                            \
   else                                                                         \
-    __asm__ __volatile__(text                                                  \
-                         :                                                     \
-                         : XSDT_FOR_##n(XSDT_ARG_OPERANDS_NONE_, XSDT_COMMA_,  \
-                                        __VA_ARGS__)                           \
-                               XSDT_SLOTS_OPERANDS_NONE_())
+    __asm__ __volatile__(                                                      \
+        text                                                                   \
+        :                                                                      \
+        : XSDT_FOR_##n(XSDT_ARG_OPERANDS_NONE_, XSDT_COMMA_, __VA_ARGS__)      \
+            XSDT_SLOTS_OPERANDS_NONE_()                                        \
+        : XSDT_ARCH_SITE_CLOBBERS)
 #define XSDT_ARG_FORM_TEXT_1(n)                                                \
-  ".if %c[xsdt_c" #n "] & 64\n" XSDT_ARG_MEM_TEXT_(n) ".else\n"                \
-  XSDT_ARCH_ARG_ASM(n) ".endif\n"
+  ".if %c[c" #n                                                                \
+  "] & 64\n" XSDT_ARG_MEM_TEXT_(n) ".else\n" XSDT_ARCH_ARG_ASM(n) ".endif\n"
 #define XSDT_ARG_FORM_TEXT_0(n) XSDT_ARG_MEM_TEXT_(n)
 #define XSDT_ARG_TEXT_(n, x)                                                   \
   XSDT_ARG_SIZE_TEXT_(n) XSDT_CAT_(XSDT_ARG_FORM_TEXT_, XSDT_POS_REG_##n)(n)
+/* Instructions before the site for a value operand (armhf's ARM state: a
+ * copy of r11 into a register that gdb and libbpf both name). */
+#ifdef XSDT_ARCH_ARG_CODE_ASM
+#define XSDT_ARG_CODE_TEXT_1(n) XSDT_ARCH_ARG_CODE_ASM(n)
+#else
+#define XSDT_ARG_CODE_TEXT_1(n) ""
+#endif
+#define XSDT_ARG_CODE_TEXT_0(n) ""
+#define XSDT_ARG_CODE_TEXT_(n, x)                                              \
+  XSDT_CAT_(XSDT_ARG_CODE_TEXT_, XSDT_POS_REG_##n)(n)
 #else
 /* Every other backend hands each argument to the asm as its own operand. */
 #define XSDT_AREA_DECL_(n, ...)
 #define XSDT_ARG_PREPARE_(n, x) XSDT_ARG_CHECK_(n, x)
 #define XSDT_ARG_OPERANDS_(n, x)                                               \
   XSDT_ARG_CODE_OPERAND_(n, x),                                                \
-      [xsdt_a##n] XSDT_ARCH_ARG_CONSTRAINT(XSDT_ARCH_ARG_VALUE(x))
+      [a##n] XSDT_ARCH_ARG_CONSTRAINT(XSDT_ARCH_ARG_VALUE(x))
 #ifdef XSDT_ARCH_SITE_OUTPUT
 /* A backend may give the asm an output it never writes (an "=r" that may
  * share an input's register, so it takes none of its own): gcc then folds
@@ -316,9 +335,11 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
       : XSDT_FOR_##n(XSDT_ARG_OPERANDS_, XSDT_COMMA_, __VA_ARGS__))
 #endif
 #define XSDT_ARG_TEXT_(n, x) XSDT_ARG_SIZE_TEXT_(n) XSDT_ARCH_ARG_ASM(n)
+#define XSDT_ARG_CODE_TEXT_(n, x) ""
 #endif
 
-/* ---- Argument iteration (0..12) -------------------------------------------- */
+/* ---- Argument iteration (0..12) --------------------------------------------
+ */
 
 #define XSDT_CAT_(a, b) XSDT_CAT2_(a, b)
 #define XSDT_CAT2_(a, b) a##b
@@ -330,7 +351,8 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 
 /* Counts provider, name and the arguments: 2..14. */
 #define XSDT_COUNT_(...)                                                       \
-  XSDT_COUNT_PICK_(__VA_ARGS__, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+  XSDT_COUNT_PICK_(__VA_ARGS__, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, \
+                   0)
 #define XSDT_COUNT_PICK_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12,    \
                          _13, _14, n, ...)                                     \
   n
@@ -340,8 +362,7 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 #define XSDT_FOR_2(M, S, a, b) XSDT_FOR_1(M, S, a) S() M(2, b)
 #define XSDT_FOR_3(M, S, a, b, c) XSDT_FOR_2(M, S, a, b) S() M(3, c)
 #define XSDT_FOR_4(M, S, a, b, c, d) XSDT_FOR_3(M, S, a, b, c) S() M(4, d)
-#define XSDT_FOR_5(M, S, a, b, c, d, e)                                        \
-  XSDT_FOR_4(M, S, a, b, c, d) S() M(5, e)
+#define XSDT_FOR_5(M, S, a, b, c, d, e) XSDT_FOR_4(M, S, a, b, c, d) S() M(5, e)
 #define XSDT_FOR_6(M, S, a, b, c, d, e, f)                                     \
   XSDT_FOR_5(M, S, a, b, c, d, e) S() M(6, f)
 #define XSDT_FOR_7(M, S, a, b, c, d, e, f, g)                                  \
@@ -357,50 +378,53 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 #define XSDT_FOR_12(M, S, a, b, c, d, e, f, g, h, i, j, k, l)                  \
   XSDT_FOR_11(M, S, a, b, c, d, e, f, g, h, i, j, k) S() M(12, l)
 
-/* ---- The site and its note -------------------------------------------------- */
+/* ---- The site and its note --------------------------------------------------
+ */
 
-#define XSDT_SEMAPHORE_NAME_(provider, name) XSDT_SEMAPHORE_NAME2_(provider, name)
+#define XSDT_SEMAPHORE_NAME_(provider, name)                                   \
+  XSDT_SEMAPHORE_NAME2_(provider, name)
 #define XSDT_SEMAPHORE_NAME2_(provider, name) provider##_##name##_semaphore
 
 /* The note is linked to the site's section (SHF_LINK_ORDER, "o") and joins
  * its COMDAT group ("?"), so --gc-sections and COMDAT folding drop the note
  * together with the code instead of leaving a note that points at nothing. */
-#define XSDT_NOTE_ASM_(provider, name, semaphore, args_text)                   \
-  XSDT_ARCH_SITE_ALIGN "\n" XSDT_ARCH_SITE_ENTER "\n"                          \
-  ".Lxsdt_site%=: " XSDT_ARCH_SITE_NOP "\n" XSDT_ARCH_SITE_LEAVE "\n"          \
-  ".pushsection .note.stapsdt,\"o?\",%%note,.Lxsdt_site%=\n"                   \
-  ".balign 4\n"                                                                \
-  ".4byte 992f-991f, 994f-993f, 3\n"                                           \
-  "991: .asciz \"stapsdt\"\n"                                                  \
-  "992: .balign 4\n"                                                           \
-  "993: " XSDT_ARCH_ADDR " .Lxsdt_site%=\n"                                    \
-  XSDT_ARCH_ADDR " _.stapsdt.base\n"                                           \
-  XSDT_ARCH_ADDR " " semaphore "\n"                                            \
-  ".asciz \"" #provider "\"\n"                                                 \
-  ".asciz \"" #name "\"\n"                                                     \
-  args_text ".byte 0\n"                                                        \
-  "994: .balign 4\n"                                                           \
-  ".popsection\n"                                                              \
-  ".ifndef _.stapsdt.base\n"                                                   \
-  ".pushsection .stapsdt.base,\"aGR\",%%progbits,.stapsdt.base,comdat\n"       \
-  ".weak _.stapsdt.base\n"                                                     \
-  ".hidden _.stapsdt.base\n"                                                   \
-  "_.stapsdt.base: .space 1\n"                                                 \
-  ".size _.stapsdt.base, 1\n"                                                  \
-  ".popsection\n"                                                              \
-  ".endif\n"
+#define XSDT_NOTE_ASM_(provider, name, semaphore, code_text, args_text)        \
+  code_text XSDT_ARCH_SITE_ALIGN                                               \
+      "\n" XSDT_ARCH_SITE_ENTER "\n"                                           \
+      ".Lxsdt_site%=: " XSDT_ARCH_SITE_NOP "\n" XSDT_ARCH_SITE_LEAVE "\n"      \
+      ".pushsection .note.stapsdt,\"o?\",%%note,.Lxsdt_site%=\n"               \
+      ".balign 4\n"                                                            \
+      ".4byte 992f-991f, 994f-993f, 3\n"                                       \
+      "991: .asciz \"stapsdt\"\n"                                              \
+      "992: .balign 4\n"                                                       \
+      "993: " XSDT_ARCH_ADDR " .Lxsdt_site%=\n" XSDT_ARCH_ADDR                 \
+      " _.stapsdt.base\n" XSDT_ARCH_ADDR " " semaphore "\n"                    \
+      ".asciz \"" #provider "\"\n"                                             \
+      ".asciz \"" #name "\"\n" args_text ".byte 0\n"                           \
+      "994: .balign 4\n"                                                       \
+      ".popsection\n"                                                          \
+      ".ifndef _.stapsdt.base\n"                                               \
+      ".pushsection .stapsdt.base,\"aGR\",%%progbits,.stapsdt.base,comdat\n"   \
+      ".weak _.stapsdt.base\n"                                                 \
+      ".hidden _.stapsdt.base\n"                                               \
+      "_.stapsdt.base: .space 1\n"                                             \
+      ".size _.stapsdt.base, 1\n"                                              \
+      ".popsection\n"                                                          \
+      ".endif\n"
 
 #define XSDT_SITE_(provider, name, semaphore, n, ...)                          \
   do {                                                                         \
     XSDT_AREA_DECL_(n, __VA_ARGS__)                                            \
     XSDT_FOR_##n(XSDT_ARG_PREPARE_, XSDT_NOTHING_, __VA_ARGS__)                \
-    XSDT_SITE_ASM_(XSDT_NOTE_ASM_(provider, name, semaphore,                   \
-                                  XSDT_FOR_##n(XSDT_ARG_TEXT_,                 \
-                                               XSDT_SPACE_TEXT_, __VA_ARGS__)), \
-                   n, __VA_ARGS__);                                            \
+        XSDT_SITE_ASM_(                                                        \
+            XSDT_NOTE_ASM_(                                                    \
+                provider, name, semaphore,                                     \
+                XSDT_FOR_##n(XSDT_ARG_CODE_TEXT_, XSDT_NOTHING_, __VA_ARGS__), \
+                XSDT_FOR_##n(XSDT_ARG_TEXT_, XSDT_SPACE_TEXT_, __VA_ARGS__)),  \
+            n, __VA_ARGS__);                                                   \
   } while (0)
 #define XSDT_SITE0_(provider, name, semaphore)                                 \
-  __asm__ __volatile__(XSDT_NOTE_ASM_(provider, name, semaphore, "") : :)
+  __asm__ __volatile__(XSDT_NOTE_ASM_(provider, name, semaphore, "", "") : :)
 
 /* Dispatch on the count of provider, name and arguments (2..14). */
 #define XSDT_SITE_N_2(s, p, n) XSDT_SITE0_(p, n, s)
@@ -422,7 +446,8 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 #define XSDT_PROVIDER_(provider, ...) provider
 #define XSDT_NAME_(provider, name, ...) name
 
-/* ---- Public API ----------------------------------------------------------------- */
+/* ---- Public API
+ * ----------------------------------------------------------------- */
 
 /* XSDT_PROBE(provider, name, args...): a probe with no semaphore. */
 #define XSDT_PROBE(...) XSDT_SITE_WITH_("0", __VA_ARGS__)
@@ -439,13 +464,14 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
  * attached. Hidden, so each shared object has its own and reads it without
  * a GOT indirection. */
 #define XSDT_SEMAPHORE(provider, name)                                         \
-  XSDT_EXTERN_C_ __attribute__((visibility("hidden")))                         \
-  volatile unsigned short XSDT_SEMAPHORE_NAME_(provider, name);                \
+  XSDT_EXTERN_C_ __attribute__((visibility(                                    \
+      "hidden"))) volatile unsigned short XSDT_SEMAPHORE_NAME_(provider,       \
+                                                               name);          \
   __attribute__((section(".probes"), used)) volatile unsigned short            \
-      XSDT_SEMAPHORE_NAME_(provider, name) = 0
+  XSDT_SEMAPHORE_NAME_(provider, name) = 0
 #define XSDT_SEMAPHORE_DECLARE(provider, name)                                 \
-  XSDT_EXTERN_C_ __attribute__((visibility("hidden")))                         \
-  volatile unsigned short XSDT_SEMAPHORE_NAME_(provider, name)
+  XSDT_EXTERN_C_ __attribute__((visibility("hidden"))) volatile unsigned short \
+  XSDT_SEMAPHORE_NAME_(provider, name)
 
 #define XSDT_PROBE_ENABLED(provider, name)                                     \
   __builtin_expect(XSDT_SEMAPHORE_NAME_(provider, name) != 0, 0)

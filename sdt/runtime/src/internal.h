@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+namespace xsdt {
+struct SiteEncoding; // xsdt/arch_port.h
+} // namespace xsdt
+
 namespace xsdt::rt {
 
 // One stapsdt note of a loaded object, with run-time addresses.
@@ -52,6 +56,8 @@ struct SdtSite {
   std::size_t def = 0;  // index into SdtDiscovery::probes
   std::string function; // symbol holding the site ("" when none)
   int prot = 0;         // PROT_* of the executable segment holding it
+  // Its instruction set's encoding (isa::jump_encoding_at).
+  const SiteEncoding *encoding = nullptr;
 };
 
 struct SdtDiscovery {

@@ -38,38 +38,78 @@ inline std::uintptr_t site_from_trap_pc(std::uintptr_t pc) {
   return pc - descriptor().trap_pc_offset;
 }
 
-// ---- Jump sites (SDT(9)): size, alignment and NOP (the first encoding's).
+// ---- Jump sites (SDT(9)). An arch may have several instruction sets
+// (armhf: Thumb-2 and ARM state, in one process), each with its own NOP and
+// jump; each site is patched in the encoding whose NOP it holds. All have
+// the first encoding's size.
 inline std::size_t jump_site_size() {
   return descriptor().site_encodings[0].nop.size();
 }
 inline std::size_t jump_site_align() { return descriptor().site_align; }
+inline const SiteEncoding &first_encoding() {
+  return descriptor().site_encodings[0];
+}
+
 // The NOP the jump site at `site`, whose jump goes to `target`, holds while
-// disabled: the arch's one NOP, or one that names the target (s390x); false
-// when the target is out of reach.
-inline bool jump_site_nop(std::uintptr_t site, std::uintptr_t target,
-                          unsigned char *out) {
-  return descriptor().jump_site_nop(site, target, out);
+// disabled: the encoding's NOP, or one that names the target (s390x);
+// false when the target is out of reach.
+inline bool jump_site_nop(const SiteEncoding &e, std::uintptr_t site,
+                          std::uintptr_t target, unsigned char *out) {
+  return descriptor().jump_site_nop(e, site, target, out);
 }
 
 // The jump from site to target (jump_site_size() bytes); false when the
 // target is out of the jump's reach.
-inline bool encode_jump(std::uintptr_t site, std::uintptr_t target,
-                        unsigned char *out) {
-  return descriptor().encode_jump(site, target, out);
+inline bool encode_jump(const SiteEncoding &e, std::uintptr_t site,
+                        std::uintptr_t target, unsigned char *out) {
+  return descriptor().encode_jump_of(e, site, target, out);
 }
-inline bool decode_jump(std::uintptr_t site, const unsigned char *in,
-                        std::uintptr_t *target) {
+inline bool decode_jump(const SiteEncoding &e, std::uintptr_t site,
+                        const unsigned char *in, std::uintptr_t *target) {
   std::uint64_t t = 0;
-  if (!descriptor().decode_jump(site, in, &t))
+  if (!descriptor().decode_jump_of(e, site, in, &t))
     return false;
   *target = static_cast<std::uintptr_t>(t);
   return true;
 }
 
-// Whether replacing the NOP by the jump takes more than one atomic store
-// (x86: 5 bytes), so that the trap-first protocol is needed.
-inline bool jump_needs_trap_first() {
-  return descriptor().jump_needs_trap_first;
+// Whether replacing the encoding's NOP by its jump takes more than one
+// atomic store (x86: 5 bytes; Thumb-2: two halfwords), so that the
+// trap-first protocol is needed; and whether any encoding's does.
+inline bool jump_needs_trap_first(const SiteEncoding &e) {
+  return descriptor().jump_needs_trap_first_of(e);
+}
+inline bool any_jump_needs_trap_first() {
+  return descriptor().any_jump_needs_trap_first();
+}
+
+// The encoding of the jump site at `site` (jump to `target`), from the
+// bytes it holds: its NOP, its jump, or its trap over the NOP's head
+// (while enabled in trap mode). Null when none matches.
+inline const SiteEncoding *jump_encoding_at(std::uintptr_t site,
+                                            std::uintptr_t target,
+                                            const unsigned char *bytes) {
+  constexpr std::size_t kMax = 16;
+  const std::size_t size = jump_site_size();
+  if (size > kMax)
+    return nullptr;
+  for (const SiteEncoding &e : site_encodings()) {
+    if (!descriptor().takes_jumps(e))
+      continue;
+    unsigned char nop[kMax], jump[kMax];
+    if (!jump_site_nop(e, site, target, nop) ||
+        !encode_jump(e, site, target, jump))
+      continue;
+    bool is_nop = true, is_jump = true, is_trap = true;
+    for (std::size_t i = 0; i < size; ++i) {
+      is_nop = is_nop && bytes[i] == nop[i];
+      is_jump = is_jump && bytes[i] == jump[i];
+      is_trap = is_trap && bytes[i] == (i < e.trap.size() ? e.trap[i] : nop[i]);
+    }
+    if (is_nop || is_jump || is_trap)
+      return &e;
+  }
+  return nullptr;
 }
 
 } // namespace xsdt::rt::isa

@@ -47,6 +47,9 @@ struct CodeWrite {
   unsigned char to[kMaxSiteBytes] = {};
   int prot = 0;        // PROT_* of the segment, restored afterwards (0: r-x)
   std::size_t tag = 0; // the caller's index, reported on failure
+  // The site's instruction set: its trap and whether a change beyond the
+  // trap's bytes needs the trap-first protocol. Null: the arch's first.
+  const SiteEncoding *encoding = nullptr;
 };
 
 struct PatchFailure {

@@ -205,8 +205,7 @@ void choose_read_mode() {
 // ---- The trap handler ---------------------------------------------------
 
 void forward(int sig, siginfo_t *si, void *uc) {
-  const struct sigaction &prev =
-      g_previous[sig == isa::trap_signal() ? 0 : 1];
+  const struct sigaction &prev = g_previous[sig == isa::trap_signal() ? 0 : 1];
   if (prev.sa_flags & SA_SIGINFO) {
     if (prev.sa_sigaction) {
       prev.sa_sigaction(sig, si, uc);
@@ -411,11 +410,13 @@ void flush_runs(const std::vector<PageRun> &runs,
 enum class Stage : unsigned char { kOld, kHead, kTail, kNew };
 
 // The trap written over a site's head during the trap-first protocol.
-const SiteEncoding &trap_encoding() { return isa::site_encodings()[0]; }
+const SiteEncoding &encoding_of(const CodeWrite &w) {
+  return w.encoding ? *w.encoding : isa::first_encoding();
+}
 
 // The bytes a write's site holds at a stage.
 void bytes_at(const CodeWrite &w, Stage stage, unsigned char *out) {
-  const SiteEncoding &trap = trap_encoding();
+  const SiteEncoding &trap = encoding_of(w);
   switch (stage) {
   case Stage::kOld:
     std::memcpy(out, w.from, w.size);
@@ -498,10 +499,11 @@ bool serialize(PatchFailure *failure) {
 // each got, for the rollback.
 bool write_sites(const std::vector<CodeWrite> &writes,
                  std::vector<Stage> &stages, PatchFailure *failure) {
-  const SiteEncoding &trap = trap_encoding();
   bool trap_first = false;
   for (std::size_t i = 0; i < writes.size(); ++i) {
     const CodeWrite &w = writes[i];
+    const SiteEncoding &trap = encoding_of(w);
+    const bool needs_trap_first = isa::jump_needs_trap_first(trap);
     std::size_t lo = 0, hi = w.size;
     while (lo < hi && w.from[lo] == w.to[lo])
       ++lo;
@@ -516,8 +518,7 @@ bool write_sites(const std::vector<CodeWrite> &writes,
     // Where the jump needs the trap-first protocol, only a change within
     // the trap's bytes is one instruction-fetch unit (x86: byte 0; armhf:
     // the first halfword of a 32-bit Thumb instruction).
-    const bool one_unit =
-        !isa::jump_needs_trap_first() || hi <= trap.trap.size();
+    const bool one_unit = !needs_trap_first || hi <= trap.trap.size();
     std::size_t word = one_unit ? atomic_word(w.addr + lo, w.addr + hi) : 0;
     if (word) {
       store_word(w.addr, w.to, lo, hi, word);
@@ -526,8 +527,7 @@ bool write_sites(const std::vector<CodeWrite> &writes,
       continue;
     }
     std::size_t head_word = atomic_word(w.addr, w.addr + trap.trap.size());
-    if (!isa::jump_needs_trap_first() || trap.trap.size() >= w.size ||
-        !head_word) {
+    if (!needs_trap_first || trap.trap.size() >= w.size || !head_word) {
       char text[120];
       std::snprintf(text, sizeof text,
                     "a change of bytes %zu..%zu cannot be written atomically "
@@ -558,6 +558,7 @@ bool write_sites(const std::vector<CodeWrite> &writes,
       return false;
     // Behind the trap nothing executes these bytes: plain byte stores.
     auto *site = reinterpret_cast<unsigned char *>(w.addr);
+    const SiteEncoding &trap = encoding_of(w);
     for (std::size_t b = trap.trap.size(); b < w.size; ++b)
       __atomic_store_n(site + b, w.to[b], __ATOMIC_RELAXED);
     stages[i] = Stage::kTail;
@@ -570,6 +571,7 @@ bool write_sites(const std::vector<CodeWrite> &writes,
     const CodeWrite &w = writes[i];
     if (!verify(w, Stage::kTail, failure))
       return false;
+    const SiteEncoding &trap = encoding_of(w);
     store_word(w.addr, w.to, 0, trap.trap.size(),
                atomic_word(w.addr, w.addr + trap.trap.size()));
     stages[i] = Stage::kNew;
@@ -665,6 +667,7 @@ CodeWrite trap_write(const SiteRecord &r, bool set, std::size_t tag) {
               r.encoding->trap.size());
   w.prot = r.prot;
   w.tag = tag;
+  w.encoding = r.encoding;
   return w;
 }
 

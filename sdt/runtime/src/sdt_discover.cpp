@@ -156,7 +156,8 @@ private:
     const auto site = static_cast<std::uintptr_t>(fields.site);
     const auto target = static_cast<std::uintptr_t>(fields.target);
     const auto probe = static_cast<std::uintptr_t>(fields.probe);
-    std::string why = site_problem(site, target, probe);
+    const SiteEncoding *encoding = &isa::first_encoding();
+    std::string why = site_problem(site, target, probe, &encoding);
     if (!why.empty()) {
       out_.invalid.push_back(image_.label + ": site record #" +
                              std::to_string(site_count_) + " at " +
@@ -166,6 +167,7 @@ private:
       s.site = site;
       s.target = target;
       s.def = def_by_probe_.at(probe);
+      s.encoding = encoding;
       s.prot =
           segment_with(image_.segments, site, isa::jump_site_size(), PROT_EXEC)
               ->prot;
@@ -174,9 +176,13 @@ private:
     ++site_count_;
   }
 
-  // Why the record cannot be patched, or "".
+  // Why the record cannot be patched, or "". Sets *encoding to the
+  // instruction set of the site, told by its bytes: the NOP of one whose
+  // sites take jumps (or, while libxsdt has sites patched, that NOP's jump
+  // or trap); the first encoding when the bytes cannot be read.
   std::string site_problem(std::uintptr_t site, std::uintptr_t target,
-                           std::uintptr_t probe) const {
+                           std::uintptr_t probe,
+                           const SiteEncoding **encoding) const {
     const std::size_t size = isa::jump_site_size();
     const std::size_t align = isa::jump_site_align();
     const SdtSegment *code =
@@ -193,20 +199,26 @@ private:
     if (site % align != 0)
       return "site " + hex_number(site) + " is not " + std::to_string(align) +
              "-byte aligned";
+    if (size > kMaxSiteSize)
+      return "site size " + std::to_string(size) + " is too large";
+    const auto *bytes = reinterpret_cast<const unsigned char *>(site);
+    if (code->prot & PROT_READ) {
+      if (const SiteEncoding *e = isa::jump_encoding_at(site, target, bytes))
+        *encoding = e;
+    } else if (check_bytes_) {
+      return "site " + hex_number(site) +
+             " is in an execute-only segment: its bytes cannot be checked";
+    }
     unsigned char jump[kMaxSiteSize];
-    if (size > sizeof jump || !isa::encode_jump(site, target, jump))
+    if (!isa::encode_jump(**encoding, site, target, jump))
       return "target " + hex_number(target) +
              " is out of the jump's reach from " + hex_number(site);
     if (!def_by_probe_.count(probe))
       return "probe " + hex_number(probe) +
              " is the probe of no valid definition";
     if (check_bytes_) {
-      if (!(code->prot & PROT_READ))
-        return "site " + hex_number(site) +
-               " is in an execute-only segment: its bytes cannot be checked";
-      const auto *bytes = reinterpret_cast<const unsigned char *>(site);
       unsigned char nop[kMaxSiteSize];
-      isa::jump_site_nop(site, target, nop); // in reach: checked above
+      isa::jump_site_nop(**encoding, site, target, nop); // in reach
       if (std::memcmp(bytes, nop, size) != 0)
         return "site " + hex_number(site) + " holds " + hex_bytes(bytes, size) +
                ", not the NOP " + hex_bytes(nop, size);
@@ -260,12 +272,11 @@ void match_symbols(const ElfFile &file, const ElfW(Shdr) & table,
       return;
     for (std::size_t k = 0; k < n; ++k) {
       const ElfW(Sym) &sym = chunk[k];
-      sdt_format::offer_symbol(sorted, matches, sym.st_info, sym.st_shndx,
-                               static_cast<std::uintptr_t>(
-                                   bias + isa::descriptor().function_start(
-                                              sym.st_value)),
-                               static_cast<std::uintptr_t>(sym.st_size),
-                               &strings, sym.st_name);
+      sdt_format::offer_symbol(
+          sorted, matches, sym.st_info, sym.st_shndx,
+          static_cast<std::uintptr_t>(
+              bias + isa::descriptor().function_start(sym.st_value)),
+          static_cast<std::uintptr_t>(sym.st_size), &strings, sym.st_name);
     }
   }
 }

@@ -458,6 +458,7 @@ struct SdtProbeEntry;
 struct EnabledSite {
   std::uintptr_t site = 0, target = 0;
   int prot = 0;
+  const SiteEncoding *encoding = nullptr; // its instruction set's
 };
 
 // A registered probe. Never freed: its strings are what handlers and
@@ -481,6 +482,7 @@ struct RegisteredSite {
   SdtProbeEntry *probe = nullptr;
   std::string function;
   int prot = 0;
+  const SiteEncoding *encoding = nullptr; // its instruction set's
 };
 
 struct Registry {
@@ -561,11 +563,10 @@ bool enabled_at(const SdtProbeEntry &p, std::uintptr_t site) {
 // The bytes a site holds when enabled in mode.
 bool enabled_bytes(xsdt_mode mode, const EnabledSite &s, unsigned char *out) {
   if (mode == XSDT_MODE_JUMP)
-    return isa::encode_jump(s.site, s.target, out);
-  const SiteEncoding &trap = isa::site_encodings()[0];
-  if (!isa::jump_site_nop(s.site, s.target, out))
+    return isa::encode_jump(*s.encoding, s.site, s.target, out);
+  if (!isa::jump_site_nop(*s.encoding, s.site, s.target, out))
     return false;
-  std::memcpy(out, trap.trap.data(), trap.trap.size());
+  std::memcpy(out, s.encoding->trap.data(), s.encoding->trap.size());
   return true;
 }
 
@@ -584,7 +585,7 @@ void forget_unloaded(const std::vector<SdtProbeEntry *> &loaded) {
         break;
       unsigned char bytes[kMaxSiteBytes], nop[kMaxSiteBytes];
       enabled_bytes(p->mode, s, bytes);
-      isa::jump_site_nop(s.site, s.target, nop);
+      isa::jump_site_nop(*s.encoding, s.site, s.target, nop);
       present = std::memcmp(reinterpret_cast<const void *>(s.site), bytes,
                             isa::jump_site_size()) == 0 ||
                 std::memcmp(reinterpret_cast<const void *>(s.site), nop,
@@ -639,7 +640,8 @@ void refresh() {
     SdtProbeEntry *p = probes.at(s.def);
     const auto *bytes = reinterpret_cast<const unsigned char *>(s.site);
     unsigned char nop[kMaxSiteBytes];
-    isa::jump_site_nop(s.site, s.target, nop); // discovery checked the reach
+    isa::jump_site_nop(*s.encoding, s.site, s.target,
+                       nop); // discovery checked the reach
     if (patched && !enabled_at(*p, s.site) &&
         std::memcmp(bytes, nop, size) != 0) {
       char where[64];
@@ -651,7 +653,8 @@ void refresh() {
       continue;
     }
     ++counts[s.def];
-    sites.push_back(RegisteredSite{s.site, s.target, p, s.function, s.prot});
+    sites.push_back(
+        RegisteredSite{s.site, s.target, p, s.function, s.prot, s.encoding});
   }
   for (std::size_t i = 0; i < probes.size(); ++i)
     if (fresh[i]) // nsites is set at the first registration only
@@ -769,7 +772,8 @@ bool start(xsdt_error *err) {
   g_fire_fences.store(!membarrier, std::memory_order_seq_cst);
   // Jump sites wider than one store need every thread serialized between
   // the protocol's steps (x86): without that, only trap mode is safe.
-  g_jump_ok = !isa::jump_needs_trap_first() || machdep::serialize_all_threads();
+  g_jump_ok =
+      !isa::any_jump_needs_trap_first() || machdep::serialize_all_threads();
   g_start_errno = errno;
   set_sdt_trap_hook(resume_after_trap);
   g_started = true;
@@ -851,9 +855,11 @@ int enable_impl(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
     w.addr = s.site;
     w.size = size;
     w.prot = s.prot;
+    w.encoding = s.encoding;
     w.tag = targets.size();
-    targets.push_back(Target{s.probe, EnabledSite{s.site, s.target, s.prot}});
-    if (!isa::jump_site_nop(s.site, s.target, w.from) ||
+    targets.push_back(
+        Target{s.probe, EnabledSite{s.site, s.target, s.prot, s.encoding}});
+    if (!isa::jump_site_nop(*s.encoding, s.site, s.target, w.from) ||
         !enabled_bytes(how, targets.back().site, w.to))
       return fail(err, XSDT_ERR_INTERNAL,
                   "probe %s, site %#lx: target %#lx out of the jump's reach",
@@ -863,7 +869,9 @@ int enable_impl(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
 
   // A trap at a site resumes at its out-of-line block: trap mode, and the
   // trap-first protocol's trap while a jump to that block is written.
-  const bool traps = how == XSDT_MODE_TRAP || isa::jump_needs_trap_first();
+  bool traps = how == XSDT_MODE_TRAP;
+  for (const CodeWrite &w : writes)
+    traps = traps || isa::jump_needs_trap_first(*w.encoding);
   if (traps && !writes.empty()) {
     if (install_sigtrap_handler(err) != 0)
       return -1;
@@ -929,9 +937,10 @@ int disable_impl(const char *pattern, xsdt_error *err) {
       w.addr = s.site;
       w.size = size;
       w.prot = s.prot;
+      w.encoding = s.encoding;
       w.tag = targets.size();
       enabled_bytes(p->mode, s, w.from); // in reach: it was written so
-      isa::jump_site_nop(s.site, s.target, w.to);
+      isa::jump_site_nop(*s.encoding, s.site, s.target, w.to);
       targets.push_back(Target{p, s});
       writes.push_back(w);
     }
@@ -940,11 +949,11 @@ int disable_impl(const char *pattern, xsdt_error *err) {
   // While a jump is turned back into the NOP, a trap at it skips the site.
   // Trap-mode sites keep their entries (resume at the block) until their
   // traps are gone.
-  const bool protocol = jumps && isa::jump_needs_trap_first();
   std::vector<TrapEntry> skips;
-  if (protocol)
+  if (jumps)
     for (const Target &t : targets)
-      if (t.probe->mode == XSDT_MODE_JUMP)
+      if (t.probe->mode == XSDT_MODE_JUMP &&
+          isa::jump_needs_trap_first(*t.site.encoding))
         skips.push_back(TrapEntry{t.site.site, t.site.site + size});
   std::vector<std::uintptr_t> skip_sites;
   for (const TrapEntry &e : skips)

@@ -325,7 +325,8 @@ TEST(SdtDiscover, SitesHoldTheNopAndDistinctValidTargets) {
     ++own;
     SCOPED_TRACE(d.probes[s.def].id + " site " + hex(s.site));
     unsigned char nop[xsdt::rt::kMaxSiteBytes];
-    ASSERT_TRUE(isa::jump_site_nop(s.site, s.target, nop));
+    ASSERT_TRUE(
+        isa::jump_site_nop(isa::first_encoding(), s.site, s.target, nop));
     EXPECT_EQ(std::memcmp(reinterpret_cast<const void *>(s.site), nop, size),
               0);
     EXPECT_EQ(s.site % isa::jump_site_align(), 0u);
@@ -333,7 +334,8 @@ TEST(SdtDiscover, SitesHoldTheNopAndDistinctValidTargets) {
     EXPECT_TRUE(s.prot & PROT_READ);
     EXPECT_FALSE(s.target >= s.site && s.target < s.site + size);
     unsigned char jump[16];
-    EXPECT_TRUE(isa::encode_jump(s.site, s.target, jump));
+    EXPECT_TRUE(
+        isa::encode_jump(isa::first_encoding(), s.site, s.target, jump));
     EXPECT_TRUE(sites.insert(s.site).second);
     EXPECT_TRUE(targets.insert(s.target).second) << "shared target";
   }
@@ -459,7 +461,7 @@ public:
                       std::uintptr_t probe_object) {
     unsigned char nop[xsdt::rt::kMaxSiteBytes];
     if (site >= code(0) && site + isa::jump_site_size() <= code(64) &&
-        isa::jump_site_nop(site, target, nop))
+        isa::jump_site_nop(isa::first_encoding(), site, target, nop))
       std::memcpy(reinterpret_cast<void *>(site), nop, isa::jump_site_size());
     unsigned char *r = g_forged.sites + sites_size_;
     point(r, site);

@@ -228,7 +228,7 @@ std::string hex_text(const unsigned char *p, std::size_t n) {
 ::testing::AssertionResult HoldsJump(const Site &s) {
   std::uintptr_t target = 0;
   const auto *bytes = reinterpret_cast<const unsigned char *>(s.site);
-  if (!isa::decode_jump(s.site, bytes, &target))
+  if (!isa::decode_jump(isa::first_encoding(), s.site, bytes, &target))
     return ::testing::AssertionFailure()
            << "site holds " << hex(bytes, isa::jump_site_size())
            << "not a jump";
@@ -441,7 +441,8 @@ TEST_P(ModeTest, ManySitesOnePageRun) {
   EXPECT_EQ(enabled.icache_flushes - before.icache_flushes, 1u);
   EXPECT_EQ(enabled.sites_written - before.sites_written, sites.size());
   // The trap-first protocol serializes three times per batch, not per site.
-  const bool protocol = mode == XSDT_MODE_JUMP && isa::jump_needs_trap_first();
+  const bool protocol = mode == XSDT_MODE_JUMP &&
+                        isa::jump_needs_trap_first(isa::first_encoding());
   EXPECT_EQ(enabled.serializations - before.serializations, protocol ? 3u : 0u);
   for (const Site &s : sites)
     EXPECT_TRUE(mode == XSDT_MODE_JUMP ? HoldsJump(s) : HoldsTrap(s.site));

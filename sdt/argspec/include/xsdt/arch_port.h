@@ -39,10 +39,25 @@ class Lexer;
 // One way a site can look while disabled, and the trap that trap mode
 // writes over its first bytes (x86: one int3 byte; the rest of the NOP
 // stays).
+// The jump of an instruction set whose sites the arch's first encoding does
+// not describe: armhf's ARM state beside Thumb-2, where one process runs
+// both and each site is patched in its own. The fields mean what the
+// descriptor's encode_jump, decode_jump and jump_needs_trap_first mean.
+struct JumpEncoding {
+  bool (*encode)(std::uint64_t site, std::uint64_t target, unsigned char *out);
+  bool (*decode)(std::uint64_t site, const unsigned char *in,
+                 std::uint64_t *target);
+  bool needs_trap_first;
+};
+
 struct SiteEncoding {
   std::span<const unsigned char> nop;
   std::span<const unsigned char> trap;
   const char *what; // for messages: "5-byte nopl", "2-byte c.nop (sys/sdt.h)"
+  // Set on xsdt's NOP of a second instruction set, whose SDT(9) jump sites
+  // take this jump; null on the first encoding (the descriptor's jump) and
+  // on other implementations' NOPs (no jump fits them).
+  const JumpEncoding *jump = nullptr;
 };
 
 struct ArchDescriptor {
@@ -142,11 +157,41 @@ struct ArchDescriptor {
 
   bool jump_site_nop(std::uint64_t site, std::uint64_t target,
                      unsigned char *out) const {
-    if (encode_jump_nop)
+    return jump_site_nop(site_encodings[0], site, target, out);
+  }
+
+  // ---- Jump sites of a given encoding (site_encodings[0], or one with a
+  // jump of its own): the same questions, asked of that instruction set.
+  bool takes_jumps(const SiteEncoding &e) const {
+    return &e == &site_encodings[0] || e.jump;
+  }
+  bool jump_site_nop(const SiteEncoding &e, std::uint64_t site,
+                     std::uint64_t target, unsigned char *out) const {
+    if (encode_jump_nop && &e == &site_encodings[0])
       return encode_jump_nop(site, target, out);
-    for (std::size_t i = 0; i < site_encodings[0].nop.size(); ++i)
-      out[i] = site_encodings[0].nop[i];
+    for (std::size_t i = 0; i < e.nop.size(); ++i)
+      out[i] = e.nop[i];
     return true;
+  }
+  bool encode_jump_of(const SiteEncoding &e, std::uint64_t site,
+                      std::uint64_t target, unsigned char *out) const {
+    return e.jump ? e.jump->encode(site, target, out)
+                  : encode_jump(site, target, out);
+  }
+  bool decode_jump_of(const SiteEncoding &e, std::uint64_t site,
+                      const unsigned char *in, std::uint64_t *target) const {
+    return e.jump ? e.jump->decode(site, in, target)
+                  : decode_jump(site, in, target);
+  }
+  bool jump_needs_trap_first_of(const SiteEncoding &e) const {
+    return e.jump ? e.jump->needs_trap_first : jump_needs_trap_first;
+  }
+  // Whether any jump site of the arch needs the trap-first protocol.
+  bool any_jump_needs_trap_first() const {
+    for (const SiteEncoding &e : site_encodings)
+      if (takes_jumps(e) && jump_needs_trap_first_of(e))
+        return true;
+    return false;
   }
 };
 

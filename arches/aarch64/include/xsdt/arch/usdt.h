@@ -18,10 +18,10 @@
  * libbpf cannot read: the assembler turns that one back into `0`. */
 #define XSDT_ARCH_ARG_CONSTRAINT "nr"
 #define XSDT_ARCH_ARG_ASM(n)                                                   \
-  ".ifc %x[xsdt_a" #n "],xzr\n"                                                \
+  ".ifc %x[a" #n "],xzr\n"                                                \
   ".ascii \"0\"\n"                                                              \
   ".else\n"                                                                    \
-  ".ascii \"%x[xsdt_a" #n "]\"\n"                                               \
+  ".ascii \"%x[a" #n "]\"\n"                                               \
   ".endif\n"
 
 /* gcc extends a char or short argument (`and w2, w2, #0xff`, `sxth w3,

@@ -32,7 +32,7 @@
 #else
 #define XSDT_ARCH_ARG_AREA_REGS 6
 #endif
-#define XSDT_ARCH_ARG_ASM(n) ".ascii \"%k[xsdt_a" #n "]\"\n"
-#define XSDT_ARCH_ARG_MEM_ASM(n) ".ascii \"%[xsdt_s" #n "]\"\n"
+#define XSDT_ARCH_ARG_ASM(n) ".ascii \"%k[a" #n "]\"\n"
+#define XSDT_ARCH_ARG_MEM_ASM(n) ".ascii \"%[s" #n "]\"\n"
 
 #endif

@@ -17,7 +17,7 @@
  * it. A register prints as its number (3), which is how gdb reads it; %I
  * prints the `i` of an immediate (i5): a bare number would be a register. */
 #define XSDT_ARCH_ARG_CONSTRAINT "nr"
-#define XSDT_ARCH_ARG_ASM(n) ".ascii \"%I[xsdt_a" #n "]%[xsdt_a" #n "]\"\n"
+#define XSDT_ARCH_ARG_ASM(n) ".ascii \"%I[a" #n "]%[a" #n "]\"\n"
 
 /* clang 14 hands a double to an "r" operand as its low 32 bits (lwz, li):
  * floating-point values go to the asm as their bit pattern, an integer

@@ -20,10 +20,10 @@
  * `zero` register, which libbpf rejects: the assembler writes `0` instead. */
 #define XSDT_ARCH_ARG_CONSTRAINT "nr"
 #define XSDT_ARCH_ARG_ASM(n)                                                   \
-  ".ifc %[xsdt_a" #n "],zero\n"                                                \
+  ".ifc %[a" #n "],zero\n"                                                \
   ".ascii \"0\"\n"                                                              \
   ".else\n"                                                                    \
-  ".ascii \"%[xsdt_a" #n "]\"\n"                                                \
+  ".ascii \"%[a" #n "]\"\n"                                                \
   ".endif\n"
 
 #endif

@@ -26,7 +26,7 @@
  * argument in memory for it. A register prints as %r2, an immediate as a
  * bare number, which is how gdb, libbpf and bcc read them. */
 #define XSDT_ARCH_ARG_CONSTRAINT "nr"
-#define XSDT_ARCH_ARG_ASM(n) ".ascii \"%[xsdt_a" #n "]\"\n"
+#define XSDT_ARCH_ARG_ASM(n) ".ascii \"%[a" #n "]\"\n"
 
 /* clang 14 hands a double to an "r" operand without moving it out of its
  * floating-point register (the spec then names a general register that

@@ -19,6 +19,6 @@
  * says how many low bytes are meaningful); consumers know every 64-bit name,
  * whereas byte names such as %r8b are spelled differently by gdb. */
 #define XSDT_ARCH_ARG_CONSTRAINT "nr"
-#define XSDT_ARCH_ARG_ASM(n) ".ascii \"%q[xsdt_a" #n "]\"\n"
+#define XSDT_ARCH_ARG_ASM(n) ".ascii \"%q[a" #n "]\"\n"
 
 #endif
