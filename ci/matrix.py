@@ -170,6 +170,7 @@ def cell_cache_key(impl, toolchain, opt, link, args):
         "cc": binary_identity(toolchain["cc"]), "cxx": binary_identity(toolchain["cxx"]),
         "emulator": binary_identity((toolchain["emulator"] or "").split(" ")[0]),
         "inspect": tree_digest(args.inspect),
+        "generator": tree_digest(implementations.generator_path(impl, args.dtrace) or ""),
         "tools": [tree_digest(os.path.join(args.tools, t)) for t in LIT_TOOLS],
         "lit": tree_digest(args.lit), "filecheck": binary_identity(
             os.path.join(args.llvm_bin, "FileCheck")),
@@ -199,6 +200,9 @@ def missing_tools(impl, toolchain, args):
         needed.append(toolchain["emulator"].split()[0])
     missing = [tool for tool in needed if not shutil.which(tool)]
     missing += [path for path in (args.lit, args.inspect) if not os.path.exists(path)]
+    generator = implementations.generator_path(impl, args.dtrace)
+    if generator and not os.path.exists(generator):
+        missing.append(f"{generator} (the dtrace generator of {impl['name']})")
     missing += [os.path.join(args.tools, t) for t in LIT_TOOLS
                 if not os.path.exists(os.path.join(args.tools, t))]
     missing += [f"<{h}> of {impl['name']}" for h in implementations.missing_headers(impl)]
@@ -215,6 +219,7 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
                "--param", f"toolchain={toolchain_path}",
                "--param", f"opt={opt}", "--param", f"link={link}",
                "--param", f"inspect={args.inspect}",
+               "--param", f"dtrace={args.dtrace}",
                "--param", f"tools={args.tools}",
                "--param", f"llvm_bin={args.llvm_bin}",
                "--param", f"work_dir={args.work_dir}",
@@ -578,6 +583,8 @@ def main():
                         help="toolchain JSON instead of discovery (repeatable)")
     parser.add_argument("--build-dir", default=os.path.join(REPO, "build"))
     parser.add_argument("--inspect")
+    parser.add_argument("--dtrace", help="xsdt-dtrace (default: BUILD_DIR/sdt/dtrace/"
+                        "xsdt-dtrace)")
     parser.add_argument("--tools", help="the lit suite's native tools (default: "
                         "BUILD_DIR/lit-tests/tools)")
     parser.add_argument("--lit", default="/usr/lib/llvm-14/build/utils/lit/lit.py")
@@ -605,6 +612,8 @@ def main():
     args.build_dir = os.path.abspath(args.build_dir)
     args.inspect = os.path.abspath(
         args.inspect or os.path.join(args.build_dir, "sdt", "inspect", "xsdt-inspect"))
+    args.dtrace = os.path.abspath(
+        args.dtrace or os.path.join(args.build_dir, "sdt", "dtrace", "xsdt-dtrace"))
     args.tools = os.path.abspath(
         args.tools or os.path.join(args.build_dir, "lit-tests", "tools"))
     args.work_dir = os.path.abspath(args.work_dir or os.path.join(args.build_dir, "matrix"))

@@ -9,6 +9,7 @@
 #   opt        -O0 -O1 -O2 -O3 -Os -Oz         (default -O2)
 #   link       pie | nopie | static | shared   (default pie)
 #   inspect    path of the host xsdt-inspect tool
+#   dtrace     path of the host xsdt-dtrace tool (the generator of xsdt)
 #   tools      directory of the lit suite's native tools (lit-tests/tools)
 #   llvm_bin   directory holding FileCheck, not and count
 #   work_dir   where the cell's binaries and the build cache go
@@ -150,6 +151,30 @@ build_tool = (f"{cache_tool} {arch_deps} --deps {repo}/conformance/impls "
               + (f" --deps {impl_include}" if impl_include else ""))
 build = f"{build_tool} --"
 
+# %dtrace: the implementation's `dtrace -h/-G` build step (its adapter's
+# generator: xsdt-dtrace, or SystemTap's dtrace for sys/sdt.h), called as a
+# project's build calls it. -G compiles its object with $CC $CFLAGS, as
+# SystemTap's script does: the cell's compiler and opt level, the headers
+# the generated C file may include, and nothing from the test's -Werror.
+generator = implementations.generator_path(impl, params.get("dtrace"))
+if generator:
+    if not os.path.exists(generator):
+        lit_config.warning(f"{impl['name']}'s dtrace generator {generator} is missing: "
+                           "the lit-tests/dtrace tests fail")
+    generator_cflags = (f"{opt} -I{repo}/sdt/include -I{repo}/arches/{arch}/include"
+                        + (f" -isystem {impl_include}" if impl_include else ""))
+    dtrace = (f"env CC={arch_facts.shell_quote(cc)} "
+              f"CFLAGS={arch_facts.shell_quote(generator_cflags)} {generator}")
+    # %dtrace-cflags: a program that includes a generated header, as its
+    # project builds it: the generator's headers, without the adapter (which
+    # would include <sys/sdt.h> before the header defines
+    # _SDT_HAS_SEMAPHORES).
+    dtrace_cflags = (f"{opt} {link_flags[link]} -Wall -Wextra -Werror "
+                     f"{generator_cflags.removeprefix(opt).strip()}")
+    config.available_features.add("dtrace-generator")
+else:
+    dtrace = dtrace_cflags = "false"
+
 # The arch's expected bytes and traits. Quoted for the shell: FileCheck
 # -DNOP=%expect-site-nop. %expect-cflags gives a test program the same
 # bytes (-DEXPECT_SITE_NOP=0x0f,0x1f,...) and a TRAIT_<NAME> macro per trait,
@@ -198,6 +223,8 @@ config.substitutions += [
     ("%readelf", "readelf"),
     ("%objdump", objdump),
     ("%inspect", params["inspect"]),
+    ("%dtrace-cflags", dtrace_cflags),
+    ("%dtrace", dtrace),
     ("%corpus", os.path.join(repo, "conformance", "corpus")),
     ("%cell", cell),
     ("%notes-table", os.path.join(tools, "notes-table")),

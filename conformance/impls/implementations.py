@@ -15,6 +15,9 @@ top of the implementation's own probe macro. Its header comment carries
   package     the Debian package that installs the headers
   known-bug   a lit test (catalog/<entry>.test) the implementation must fail
               in at least one cell of the test's arch
+  generator   its `dtrace -h/-G` build step (lit-tests/dtrace, as %dtrace):
+              an absolute path, or `xsdt-dtrace`, the tool of this tree
+              (lit's --param dtrace); gives the lit feature dtrace-generator
 """
 import glob
 import os
@@ -24,6 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LIST = os.path.join(HERE, "list")
 _KEY = re.compile(r"^\W*xsdt-impl ([a-z-]+):[ \t]*(.*?)\s*$")
 _ROLES = ("subject", "reference")
+XSDT_DTRACE = "xsdt-dtrace"
 
 
 class ImplementationError(Exception):
@@ -46,7 +50,7 @@ def load(name):
     if not os.path.exists(adapter):
         raise ImplementationError(f"implementation {name!r}: no adapter {adapter}")
     impl = {"name": name, "adapter": adapter, "role": None, "features": [],
-            "headers": {}, "package": None, "known_bugs": []}
+            "headers": {}, "package": None, "known_bugs": [], "generator": None}
     with open(adapter) as f:
         for line in f:
             match = _KEY.match(line)
@@ -66,6 +70,12 @@ def load(name):
                 impl["package"] = value
             elif key == "known-bug":
                 impl["known_bugs"].append(value)
+            elif key == "generator":
+                if value != XSDT_DTRACE and not os.path.isabs(value):
+                    raise ImplementationError(
+                        f"{adapter}: xsdt-impl generator must be {XSDT_DTRACE} or an "
+                        f"absolute path, got {value!r}")
+                impl["generator"] = value
             else:
                 raise ImplementationError(f"{adapter}: unknown key xsdt-impl {key}")
     if impl["role"] not in _ROLES:
@@ -78,6 +88,14 @@ def missing_headers(impl):
     """Headers of the implementation that are not installed: [include name]."""
     return [include for include, pattern in impl["headers"].items()
             if not glob.glob(pattern)]
+
+
+def generator_path(impl, xsdt_dtrace):
+    """The implementation's dtrace generator as a path (xsdt_dtrace: the
+    path of this tree's xsdt-dtrace), or None when it has none."""
+    if impl["generator"] == XSDT_DTRACE:
+        return xsdt_dtrace
+    return impl["generator"]
 
 
 def header_dir(impl, root):

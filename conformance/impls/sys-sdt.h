@@ -6,12 +6,15 @@
  * It has no jump sites, no SDT(9) API and no xsdt macros; its semaphores
  * need a hand-written <provider>_<name>_semaphore per probe, which the
  * corpus does not have, so the semaphore programs are not applicable.
+ * Its `dtrace -h/-G` build step is SystemTap's dtrace script (same package),
+ * which defines them: lit-tests/dtrace runs it beside xsdt-dtrace.
  *
  * xsdt-impl role: reference
  * xsdt-impl features:
  * xsdt-impl header: sys/sdt.h=/usr/include/[a-z0-9_]*-linux-gnu/sys/sdt.h
  * xsdt-impl header: sys/sdt-config.h=/usr/include/[a-z0-9_]*-linux-gnu/sys/sdt-config.h
  * xsdt-impl package: systemtap-sdt-dev
+ * xsdt-impl generator: /usr/bin/dtrace
  *
  * Its known bugs on our arches (lit-tests/catalog), each with the compilers
  * that must still hit it somewhere in a run (measured 2026-11 on Debian 12:

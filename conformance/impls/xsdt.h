@@ -2,6 +2,8 @@
  *
  * xsdt-impl role: subject
  * xsdt-impl features: xsdt-probe-api usdt-semaphores sdt-jump-sites sdt9-api
+ * xsdt-impl features: dtrace-diagnostics
+ * xsdt-impl generator: xsdt-dtrace
  */
 #include <xsdt/usdt.h>
 

@@ -7,6 +7,13 @@
  *                                                  test (conformance/impls),
  *                                                  XSDT_PROBE by default
  *   ORACLE_PROBE_GUARDED(provider, name, args...)  XSDT_PROBE_GUARDED
+ *   ORACLE_GENERATED(fire, provider, name, args...) a macro of a generated
+ *                                                  provider header (`dtrace
+ *                                                  -h`): `fire` is the call,
+ *                                                  e.g. SHOP_ORDER(id, total),
+ *                                                  provider and name what its
+ *                                                  note must say, args the
+ *                                                  values the call passes
  *   ORACLE_STAP_PROBE, ORACLE_STAP_PROBE1..12, ORACLE_STAP_PROBEV,
  *   ORACLE_DTRACE_PROBE, ORACLE_DTRACE_PROBE1..12  the <xsdt/sys-sdt.h> names
  *                                                  (include that header too)
@@ -258,6 +265,7 @@ template <class T> inline oracle_value value(T v) {
 #endif
 
 #define ORACLE_PROBE(...) ORACLE_DO_(IMPL_PROBE(__VA_ARGS__), __VA_ARGS__)
+#define ORACLE_GENERATED(fire, ...) ORACLE_DO_(fire, __VA_ARGS__)
 
 /* Records only while the semaphore is set, when XSDT_PROBE_GUARDED fires. */
 #define ORACLE_PROBE_GUARDED(...)                                              \
