@@ -1,0 +1,4 @@
+provider shop {
+	probe open(int fd);
+	probe close int fd);
+};

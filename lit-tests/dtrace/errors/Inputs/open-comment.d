@@ -1,0 +1,5 @@
+provider shop {
+	probe open(int fd);
+/* never closed
+	probe close(int fd);
+};

@@ -1,0 +1,3 @@
+provider shop {
+	probe wide(int, int, int, int, int, int, int, int, int, int, int, int, int);
+};

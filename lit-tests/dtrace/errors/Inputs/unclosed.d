@@ -1,0 +1,2 @@
+provider shop {
+	probe open(int fd);
