@@ -22,6 +22,7 @@ base=(
   binutils-multiarch libelf-dev
   # test and benchmark libraries
   libgtest-dev libbenchmark-dev
+  libcli11-dev # xsdt-dtrace's command line (sdt/dtrace)
   libclang-rt-14-dev # libFuzzer and the sanitizer runtimes (sdt/fuzz)
   # the reference implementation, for side-by-side comparison
   systemtap-sdt-dev
