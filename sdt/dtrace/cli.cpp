@@ -102,6 +102,8 @@ CommandLine parse_command_line(const std::vector<std::string> &args) {
     return usage_error(e.what());
   }
   for (const std::string &extra : app.remaining()) {
+    if (extra == "--")
+      continue;
     if (!extra.empty() && extra[0] == '-')
       return usage_error("unknown option '" + extra + "'");
     o.objects.push_back(extra);

@@ -54,7 +54,7 @@ std::string preprocess(const Options &o, const TempDir &tmp) {
     argv.push_back(a);
   std::string what = run_command(argv);
   if (!what.empty())
-    throw FileError("the C preprocessor " + what + ": " + command_line(argv));
+    throw FileError("the C preprocessor (" + command_line(argv) + ") " + what);
   return read_file(out);
 }
 
@@ -88,7 +88,7 @@ int run(const Options &o) {
     }
     std::string what = run_command(argv);
     if (!what.empty())
-      return fail("the C compiler " + what + ": " + command_line(argv) + "\n" +
+      return fail("the C compiler (" + command_line(argv) + ") " + what + "\n" +
                   program + ": note: " + o.output + " was not written");
   }
   move_into_place(result, o.output);
