@@ -90,6 +90,18 @@ class KnownBugCheck(unittest.TestCase):
         cells["k"]["compiler"] = "clang-14"
         self.assertEqual(len(matrix.catalog_summary(cells, [SYS_SDT])[1]), 1)
 
+    def test_a_known_bug_outside_the_catalog_is_listed_and_judged(self):
+        generator = dict(SYS_SDT, known_bugs=["dtrace/void-parameters.test"])
+        cells = {"k": cell("sys-sdt", "gcc-12", "FAIL", "dtrace/void-parameters.test"),
+                 "x": cell("xsdt", "gcc-12", "FAIL", "dtrace/arg-counts.test")}
+        catalog, problems = matrix.catalog_summary(cells, [XSDT, generator])
+        self.assertEqual(problems, [])
+        self.assertEqual(catalog["sys-sdt"]["dtrace/void-parameters.test"]["hit"], ["k"])
+        # A failing test that no adapter names stays out of the catalog.
+        self.assertNotIn("xsdt", catalog)
+        cells["k"]["tests"][0]["code"] = "PASS"
+        self.assertEqual(len(matrix.catalog_summary(cells, [generator])[1]), 1)
+
     def test_a_known_bug_whose_test_did_not_run_is_not_judged(self):
         cells = {"k": cell("sys-sdt", "gcc-12", "UNSUPPORTED")}
         self.assertEqual(matrix.catalog_summary(cells, [SYS_SDT])[1], [])
@@ -105,7 +117,8 @@ class CacheKey(unittest.TestCase):
                 with open(os.path.join(tmp, tool), "w") as f:
                     f.write(tool_text)
             matrix._tree_digests.clear()
-            args = argparse.Namespace(inspect=inspect, lit=inspect, llvm_bin=tmp, tools=tmp,
+            args = argparse.Namespace(inspect=inspect, dtrace=inspect, lit=inspect,
+                                      llvm_bin=tmp, tools=tmp,
                                       filter=None, num_shards=None, run_shard=None)
             return matrix.cell_cache_key(XSDT, toolchain("gcc-12"), opt, "pie", args)
 

@@ -93,9 +93,9 @@ def missing_headers(impl):
 def generator_path(impl, xsdt_dtrace):
     """The implementation's dtrace generator as a path (xsdt_dtrace: the
     path of this tree's xsdt-dtrace), or None when it has none."""
-    if impl["generator"] == XSDT_DTRACE:
+    if impl.get("generator") == XSDT_DTRACE:
         return xsdt_dtrace
-    return impl["generator"]
+    return impl.get("generator")
 
 
 def header_dir(impl, root):

@@ -34,6 +34,14 @@
  * xsdt-impl known-bug: catalog/riscv-cnop-site.test
  * xsdt-impl known-bug: catalog/riscv-clang-crash.test clang-14 clang-15 clang-16
  * xsdt-impl known-bug: catalog/clang-spilled-args.test clang-*
+ *
+ * Its generator's (SystemTap's dtrace script's) known bugs, in every cell:
+ * `probe p(void)` gets one parameter, a function-pointer parameter cuts the
+ * list, -U and -xOPT are refused.
+ * xsdt-impl known-bug: dtrace/void-parameters.test
+ * xsdt-impl known-bug: dtrace/function-pointer-parameters.test
+ * xsdt-impl known-bug: dtrace/preprocessor-undefine.test
+ * xsdt-impl known-bug: dtrace/options-attached.test
  */
 #include <sys/sdt.h>
 
