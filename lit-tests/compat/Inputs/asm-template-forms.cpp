@@ -1,0 +1,2 @@
+/* asm-template-forms.c, compiled as C++. */
+#include "asm-template-forms.c"

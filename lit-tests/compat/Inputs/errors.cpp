@@ -1,0 +1,2 @@
+/* errors.c, compiled as C++. */
+#include "errors.c"

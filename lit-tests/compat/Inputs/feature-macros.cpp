@@ -1,0 +1,2 @@
+/* feature-macros.c, compiled as C++. */
+#include "feature-macros.c"

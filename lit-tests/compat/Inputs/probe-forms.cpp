@@ -1,0 +1,2 @@
+/* probe-forms.c, compiled as C++. */
+#include "probe-forms.c"
