@@ -127,6 +127,19 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 #define XSDT_ARCH_ARG_VALUE(x) (x)
 #endif
 
+/* The value a register operand receives: never the argument itself when
+ * that is a register variable (`register double d __asm__("xmm0")`). Such
+ * a variable named as an asm operand is pinned to its register whatever the
+ * constraint says, and clang honours the pin: x86-64 then fails to build
+ * ("invalid operand in inline asm" for %q of an xmm register), and AArch64
+ * and RISC-V name d8 or fs0 in the spec, outside the portable subset. The
+ * comma makes it a plain value, which the constraint moves to a general
+ * register as it does any other (a double with fmov, movq or fmv.x.d); gcc
+ * already moves what the constraint does not allow, and folds the comma
+ * away. Nothing changes for other arguments. (The argument-area backends
+ * take floating-point values through a stack slot, a copy already.) */
+#define XSDT_ARG_UNPINNED_(v) ((void)0, (v))
+
 /* One "n" operand per argument carries size | signed << 4 | float << 5; the
  * note text is built from it with assembler conditionals, because gcc allows
  * only 30 operands per asm and 12 arguments must fit. */
@@ -310,7 +323,8 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 #define XSDT_ARG_PREPARE_(n, x) XSDT_ARG_CHECK_(n, x)
 #define XSDT_ARG_OPERANDS_(n, x)                                               \
   XSDT_ARG_CODE_OPERAND_(n, x),                                                \
-      [a##n] XSDT_ARCH_ARG_CONSTRAINT(XSDT_ARCH_ARG_VALUE(x))
+      [a##n] XSDT_ARCH_ARG_CONSTRAINT(                                         \
+          XSDT_ARG_UNPINNED_(XSDT_ARCH_ARG_VALUE(x)))
 #ifdef XSDT_ARCH_SITE_OUTPUT
 /* A backend may give the asm an output it never writes (an "=r" that may
  * share an input's register, so it takes none of its own): gcc then folds
