@@ -1,4 +1,4 @@
-/* The <sys/sdt.h> drop-in with every kind of scalar a C program passes: chars, _Bool, enums (negative, above INT_MAX, 64-bit), every integer width, arrays (decaying to pointers), string literals, function names and pointers, volatile and const objects, float, double and long double, through STAP_PROBEn, DTRACE_PROBEn and STAP_PROBEV only. */
+/* The <sys/sdt.h> drop-in with every kind of scalar a C program passes: chars, _Bool, enums (negative, above INT_MAX, 64-bit), every integer width, arrays (decaying to pointers), string literals, function names and pointers, volatile and const objects, float, double and long double, through STAP_PROBEn, DTRACE_PROBEn and STAP_PROBEV (bools also through XSDT_PROBE). */
 #include <float.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +34,13 @@ __attribute__((noinline)) void chars_and_bools(int seed) {
                      (unsigned char)255, (_Bool)1, (_Bool)0);
   ORACLE_DTRACE_PROBE3(compat_kinds, char_exprs, (char)(c + 1), (_Bool)(seed & 1),
                        (unsigned char)(uc >> 1));
+}
+
+/* 1 probe, 1 argument, through xsdt's own macro, which takes _Bool the same
+ * way: a _Bool computed from an odd negative int (clang on ppc64el handed
+ * the operand over unmasked, and 1@4 read 0xf9). */
+__attribute__((noinline)) void native_bool(int seed) {
+  ORACLE_PROBE(compat_kinds, native_bool, (_Bool)(seed & 1));
 }
 
 /* 2 probes: 5 + 3 = 8 arguments. */
@@ -124,6 +131,7 @@ __attribute__((noinline)) void floating(double d, int seed) {
 int main(void) {
   oracle_start();
   chars_and_bools(src_int);
+  native_bool(src_int);
   enums(src_int);
   widths(src_int);
   arrays_and_functions(global_array, src_int);

@@ -1,4 +1,4 @@
-/* C++: the <sys/sdt.h> drop-in with every kind of scalar a C++ program passes: bool, char, wchar_t, char16_t, char32_t, scoped and unscoped enums with underlying types, references, arrays and string literals, function names, static member functions and lambdas as function pointers, nullptr, pointers to data members, volatile, const and constexpr objects, float, double and long double, and the same in a template, through STAP_PROBEn, DTRACE_PROBEn and STAP_PROBEV only. */
+/* C++: the <sys/sdt.h> drop-in with every kind of scalar a C++ program passes: bool, char, wchar_t, char16_t, char32_t, scoped and unscoped enums with underlying types, references, arrays and string literals, function names, static member functions and lambdas as function pointers, nullptr, pointers to data members, volatile, const and constexpr objects, float, double and long double, and the same in a template, through STAP_PROBEn, DTRACE_PROBEn and STAP_PROBEV (bools also through XSDT_PROBE). */
 #include <cfloat>
 #include <cstddef>
 #include <cstdint>
@@ -41,6 +41,13 @@ __attribute__((noinline)) void characters(int seed) {
   ORACLE_DTRACE_PROBE3(compat_kinds_cxx, char_signed, static_cast<signed char>(seed),
                        static_cast<unsigned char>(seed),
                        static_cast<bool>(seed & 1));
+}
+
+/* 1 probe, 1 argument, through xsdt's own macro, which takes bool the same
+ * way: a bool computed from an odd negative int (clang on ppc64el handed
+ * the operand over unmasked). */
+__attribute__((noinline)) void native_bool(int seed) {
+  ORACLE_PROBE(compat_kinds_cxx, native_bool, static_cast<bool>(seed & 1));
 }
 
 /* 2 probes: 6 + 6 = 12 arguments. */
@@ -136,6 +143,7 @@ template <class T> __attribute__((noinline)) void generic(T value) {
 int main() {
   oracle_start();
   characters(src_int);
+  native_bool(src_int);
   enums(src_int);
   references_and_pointers(src_int, global_array);
   functions(src_int);

@@ -96,9 +96,30 @@ __attribute__((noinline)) void floating(double x, float y, int i) {
       compat_reg, fp_v, y, x * 2);
 }
 
+/* The same pins through xsdt's own macro: 2 probes, 3 + 2 = 5 arguments
+ * (in C, clang on armhf named the pinned ip and lr in the spec). */
+__attribute__((noinline)) void native(long a, double x) {
+  ORACLE_GENERATED(
+      do {
+        COMPAT_GP1(long, g1) = a * 3;
+        COMPAT_GP2(long, g2) = a + 77;
+        COMPAT_GP3(long, g3) = a ^ 0x55;
+        XSDT_PROBE(compat_reg, native_gp, g1, g2, g3);
+      } while (0),
+      compat_reg, native_gp, a * 3, a + 77, a ^ 0x55);
+  ORACLE_GENERATED(
+      do {
+        COMPAT_DOUBLE(double, d) = x * 2;
+        COMPAT_GP3(long, g3) = a ^ 0x55;
+        XSDT_PROBE(compat_reg, native_fp, d, g3);
+      } while (0),
+      compat_reg, native_fp, x * 2, a ^ 0x55);
+}
+
 int main(void) {
   oracle_start();
   general(src_long);
   floating(src_double, src_float, src_int);
+  native(src_long, src_double);
   return 0;
 }

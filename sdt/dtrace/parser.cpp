@@ -131,6 +131,18 @@ private:
     throw SyntaxError(at.loc, message, notes);
   }
 
+  // Brackets: an opening one is pushed, a closing one must match the last
+  // one open.
+  void track_nesting(std::vector<const Token *> &open, const Token &t) {
+    if (is_open(t)) {
+      open.push_back(&t);
+    } else if (is_close(t)) {
+      if (open.empty() || closer_of(open.back()->text[0]) != t.text[0])
+        fail(t, "unmatched '" + t.text + "'");
+      open.pop_back();
+    }
+  }
+
   // `typedef ... ;`, `struct x { ... };`: up to the `;` outside brackets.
   void skip_declaration() {
     const Token &first = take();
@@ -143,16 +155,11 @@ private:
       if (open.empty() && t.kind == TokenKind::Identifier &&
           t.text == "provider")
         fail(t, "expected ';' after the '" + first.text + "' declaration");
-      if (is_open(t)) {
-        open.push_back(&t);
-      } else if (is_close(t)) {
-        if (open.empty() || closer_of(open.back()->text[0]) != t.text[0])
-          fail(t, "unmatched '" + t.text + "'");
-        open.pop_back();
-      } else if (open.empty() && t.is(";")) {
+      if (open.empty() && t.is(";")) {
         take();
         return;
       }
+      track_nesting(open, t);
       take();
     }
   }
@@ -239,13 +246,7 @@ private:
           break;
         continue;
       }
-      if (is_open(t)) {
-        open.push_back(&t);
-      } else if (is_close(t)) {
-        if (open.empty() || closer_of(open.back()->text[0]) != t.text[0])
-          fail(t, "unmatched '" + t.text + "'");
-        open.pop_back();
-      }
+      track_nesting(open, t);
       current.push_back(t);
       take();
     }

@@ -215,28 +215,9 @@ struct asm_arg_check : checked {
                 "floating-point value needs a stack slot, which an asm "
                 "operand list cannot declare; use STAP_PROBEn");
 };
-/* No typename needed where the argument's type is dependent. */
-template <class T>
-struct is_bool
-    : std::is_same<typename std::decay<T>::type, bool>::type {};
-template <class T>
-__attribute__((always_inline)) inline unsigned char bool_byte(const T &) {
-  return 0;
-}
-__attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
-  return b;
-}
 } // namespace xsdt_compat_detail
-#ifdef __clang__
-/* A bool as an unsigned char (see the opening comment); clang has
- * __builtin_choose_expr in C++ too, and both of its branches must compile
- * for every argument type. */
-#define XSDT_COMPAT_BOOL_AS_BYTE_(x, otherwise)                                \
-  __builtin_choose_expr(::xsdt_compat_detail::is_bool<decltype((x))>::value,   \
-                        ::xsdt_compat_detail::bool_byte(x), otherwise)
-#else
-#define XSDT_COMPAT_BOOL_AS_BYTE_(x, otherwise) otherwise
-#endif
+/* A bool as an unsigned char (see the opening comment). */
+#define XSDT_COMPAT_BOOL_AS_BYTE_(x, otherwise) XSDT_BOOL_AS_BYTE_(x, otherwise)
 #define XSDT_COMPAT_ARG_(x) XSDT_COMPAT_BOOL_AS_BYTE_(x, x)
 #define XSDT_COMPAT_CHECK_(x)                                                  \
   (void)::xsdt_compat_detail::arg_check<decltype((x))>::value;
@@ -258,13 +239,9 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
 #define XSDT_COMPAT_SCALAR_ARG_(x)                                             \
   __builtin_choose_expr(XSDT_COMPAT_SCALAR_(x) && XSDT_COMPAT_SIZED_(x),       \
                         ((void)0, (x)), 0)
-/* A _Bool as an unsigned char (see the opening comment). Both branches of
- * __builtin_choose_expr must compile: !! takes every scalar. */
+/* A _Bool as an unsigned char (see the opening comment). */
 #define XSDT_COMPAT_BOOL_AS_BYTE_(x, otherwise)                                \
-  __builtin_choose_expr(                                                       \
-      __builtin_types_compatible_p(__typeof__(XSDT_COMPAT_SCALAR_ARG_(x)),     \
-                                   _Bool),                                     \
-      (unsigned char)!!XSDT_COMPAT_SCALAR_ARG_(x), otherwise)
+  XSDT_BOOL_AS_BYTE_(XSDT_COMPAT_SCALAR_ARG_(x), otherwise)
 #define XSDT_COMPAT_ARG_(x)                                                    \
   XSDT_COMPAT_BOOL_AS_BYTE_(x, XSDT_COMPAT_SCALAR_ARG_(x))
 #define XSDT_COMPAT_CHECK_(x)                                                  \

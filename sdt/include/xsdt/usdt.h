@@ -72,6 +72,17 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
   __builtin_memcpy(&word, &v, sizeof v < sizeof word ? sizeof v : sizeof word);
   return word;
 }
+/* bool_byte: a bool as an unsigned char of the same value (XSDT_ARG_PLAIN_);
+ * the template takes every other type, on the branch never chosen. */
+template <class T>
+struct is_bool : std::is_same<typename std::decay<T>::type, bool>::type {};
+template <class T>
+__attribute__((always_inline)) inline unsigned char bool_byte(const T &) {
+  return 0;
+}
+__attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
+  return b;
+}
 } // namespace detail
 } // namespace xsdt
 #define XSDT_ARG_TRAITS_(x) ::xsdt::detail::arg_traits<decltype((x))>
@@ -81,6 +92,15 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 /* auto: the decayed, unqualified type, also in templates (no typename). */
 #define XSDT_ARG_COPY_(var, x) auto var = (x)
 #define XSDT_FLOAT_BITS_(x) ::xsdt::detail::float_bits(x)
+#ifdef __clang__
+/* clang has __builtin_choose_expr in C++ too; both branches must compile
+ * for every argument type. (gcc hands a bool over as a whole byte.) */
+#define XSDT_BOOL_AS_BYTE_(x, otherwise)                                       \
+  __builtin_choose_expr(::xsdt::detail::is_bool<decltype((x))>::value,         \
+                        ::xsdt::detail::bool_byte(x), otherwise)
+#else
+#define XSDT_BOOL_AS_BYTE_(x, otherwise) otherwise
+#endif
 #define XSDT_EXTERN_C_ extern "C"
 #else
 /* __builtin_classify_type: 5 pointer, 8 real, 14 array. */
@@ -117,6 +137,14 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
                             XSDT_FLOAT_BITS_AS_(x, unsigned int),              \
                             XSDT_FLOAT_BITS_AS_(x, unsigned long long)),       \
       (x))
+/* The inner choice keeps the cast off every other type (a struct). */
+#define XSDT_ARG_IS_BOOL_(x)                                                   \
+  __builtin_types_compatible_p(__typeof__(((void)0, (x))), _Bool)
+#define XSDT_BOOL_AS_BYTE_(x, otherwise)                                       \
+  __builtin_choose_expr(                                                       \
+      XSDT_ARG_IS_BOOL_(x),                                                    \
+      (unsigned char)__builtin_choose_expr(XSDT_ARG_IS_BOOL_(x), (x), 0),      \
+      otherwise)
 #define XSDT_EXTERN_C_ extern
 #endif
 
@@ -127,18 +155,25 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 #define XSDT_ARCH_ARG_VALUE(x) (x)
 #endif
 
-/* The value a register operand receives: never the argument itself when
- * that is a register variable (`register double d __asm__("xmm0")`). Such
- * a variable named as an asm operand is pinned to its register whatever the
- * constraint says, and clang honours the pin: x86-64 then fails to build
- * ("invalid operand in inline asm" for %q of an xmm register), and AArch64
- * and RISC-V name d8 or fs0 in the spec, outside the portable subset. The
- * comma makes it a plain value, which the constraint moves to a general
- * register as it does any other (a double with fmov, movq or fmv.x.d); gcc
- * already moves what the constraint does not allow, and folds the comma
- * away. Nothing changes for other arguments. (The argument-area backends
- * take floating-point values through a stack slot, a copy already.) */
-#define XSDT_ARG_UNPINNED_(v) ((void)0, (v))
+/* The value a register operand receives, a plain value:
+ * - never the argument itself when that is a register variable
+ *   (`register double d __asm__("xmm0")`). Such a variable named as an asm
+ *   operand is pinned to its register whatever the constraint says, and
+ *   clang honours the pin: x86-64 then fails to build ("invalid operand in
+ *   inline asm" for %q of an xmm register), AArch64 and RISC-V name d8 or
+ *   fs0 in the spec, and armhf r12 or lr, outside the portable subset. The
+ *   comma makes it a plain value, which the constraint moves to a general
+ *   register as it does any other (a double with fmov, movq or fmv.x.d);
+ *   gcc already moves what the constraint does not allow, and folds the
+ *   comma away. The argument-area backends (i386, armhf) hand a register
+ *   argument over as a word: in C through the same comma, in C++ through a
+ *   function parameter, a copy already;
+ * - a _Bool or bool as an unsigned char of the same value: clang hands a
+ *   bool operand over as one bit and leaves the register's other bits as
+ *   they were (ppc64el: the spec 1@4 read 0xf9 for a true computed from
+ *   -7 & 1).
+ * Nothing changes for other arguments. */
+#define XSDT_ARG_PLAIN_(v) XSDT_BOOL_AS_BYTE_(v, ((void)0, (v)))
 
 /* One "n" operand per argument carries size | signed << 4 | float << 5; the
  * note text is built from it with assembler conditionals, because gcc allows
@@ -234,7 +269,8 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
   (XSDT_ARG_IN_AREA_(n, x) ? 0UL : ::xsdt::detail::word_bits(x))
 #else
 #define XSDT_ARG_WORD_(n, x)                                                   \
-  ((unsigned long)__builtin_choose_expr(XSDT_ARG_IN_AREA_(n, x), 0UL, (x)))
+  ((unsigned long)__builtin_choose_expr(XSDT_ARG_IN_AREA_(n, x), 0UL,          \
+                                        XSDT_ARG_PLAIN_(x)))
 #endif
 /* A slot argument is evaluated here, and only here. */
 #define XSDT_ARG_PREPARE_(n, x)                                                \
@@ -324,7 +360,7 @@ __attribute__((always_inline)) inline unsigned long word_bits(T v) {
 #define XSDT_ARG_OPERANDS_(n, x)                                               \
   XSDT_ARG_CODE_OPERAND_(n, x),                                                \
       [a##n] XSDT_ARCH_ARG_CONSTRAINT(                                         \
-          XSDT_ARG_UNPINNED_(XSDT_ARCH_ARG_VALUE(x)))
+          XSDT_ARG_PLAIN_(XSDT_ARCH_ARG_VALUE(x)))
 #ifdef XSDT_ARCH_SITE_OUTPUT
 /* A backend may give the asm an output it never writes (an "=r" that may
  * share an input's register, so it takes none of its own): gcc then folds
