@@ -23,6 +23,7 @@ base=(
   # test and benchmark libraries
   libgtest-dev libbenchmark-dev
   libcli11-dev # xsdt-dtrace's command line (sdt/dtrace)
+  nlohmann-json3-dev # xsdt-inspect's JSON output (sdt/inspect)
   libclang-rt-14-dev # libFuzzer and the sanitizer runtimes (sdt/fuzz)
   # the reference implementation, for side-by-side comparison
   systemtap-sdt-dev

@@ -6,13 +6,13 @@
 #include "checks.h"
 #include "describe.h"
 #include "elf_image.h"
-#include "json.h"
 #include "notes.h"
 #include "sdt_records.h"
 #include "xsdt/arch_registry.h"
 
 #include <elf.h>
 
+#include <cstdint>
 #include <exception>
 #include <iostream>
 #include <optional>
@@ -199,43 +199,44 @@ void list_sdt_text(const SdtScan &sdt) {
   }
 }
 
-std::vector<std::string> sdt_json_items(const SdtScan &sdt) {
-  std::vector<std::string> items;
+Json sdt_json_items(const SdtScan &sdt) {
+  Json items = Json::array();
   for (const SdtDefinition &def : sdt.definitions) {
     if (!def.valid())
       continue;
-    std::vector<std::string> args, sites;
-    for (unsigned i = 0; i < def.argc; ++i)
-      args.push_back(JsonObject()
-                         .add_string("native", def.native_types[i])
-                         .add_string("translated", def.translated_types[i])
-                         .str());
+    Json args = Json::array(), sites = Json::array();
+    for (unsigned i = 0; i < def.argc; ++i) {
+      Json arg = Json::object();
+      arg["native"] = json_text(def.native_types[i]);
+      arg["translated"] = json_text(def.translated_types[i]);
+      args.push_back(std::move(arg));
+    }
     for (const SdtSiteRecord &site : sdt.sites) {
       if (site.definition != def.index)
         continue;
-      JsonObject obj;
-      obj.add_string("site", hex(site.site))
-          .add_string("target", hex(site.target))
-          .add_string("function", site.function)
-          .add_bool("valid", site.valid());
+      Json obj = Json::object();
+      obj["site"] = hex(site.site);
+      obj["target"] = hex(site.target);
+      obj["function"] = json_text(site.function);
+      obj["valid"] = site.valid();
       if (!site.valid())
-        obj.add_string("problem", site.problem);
-      sites.push_back(obj.str());
+        obj["problem"] = json_text(site.problem);
+      sites.push_back(std::move(obj));
     }
-    items.push_back(JsonObject()
-                        .add_string("kind", "sdt")
-                        .add_string("id", def.id)
-                        .add_string("provider", def.provider)
-                        .add_string("module", def.module)
-                        .add_string("function", def.function)
-                        .add_string("name", def.name)
-                        .add_string("probe", hex(def.probe))
-                        .add_int("argc", def.argc)
-                        .add_bool("typed", def.typed())
-                        .add_bool("translated", def.translated())
-                        .add_raw("arguments", json_inline_array(args))
-                        .add_raw("sites", json_inline_array(sites))
-                        .str());
+    Json item = Json::object();
+    item["kind"] = "sdt";
+    item["id"] = json_text(def.id);
+    item["provider"] = json_text(def.provider);
+    item["module"] = json_text(def.module);
+    item["function"] = json_text(def.function);
+    item["name"] = json_text(def.name);
+    item["probe"] = hex(def.probe);
+    item["argc"] = std::int64_t{def.argc};
+    item["typed"] = def.typed();
+    item["translated"] = def.translated();
+    item["arguments"] = std::move(args);
+    item["sites"] = std::move(sites);
+    items.push_back(std::move(item));
   }
   return items;
 }
@@ -274,9 +275,9 @@ void list_text(const std::string &path, const ElfImage &image,
 void list_json(const ElfImage &image, const NoteScan &scan,
                const std::optional<SdtScan> &sdt) {
   Arch arch = image.arch();
-  std::vector<std::string> items;
+  Json items = Json::array();
   for (const ProbeNote &note : scan.probes) {
-    std::vector<std::string> args;
+    Json args = Json::array();
     auto specs = split_arg_specs(note.args);
     if (!specs)
       args.push_back(arg_error_json(note.args, specs.error()));
@@ -286,21 +287,21 @@ void list_json(const ElfImage &image, const NoteScan &scan,
       args.push_back(loc ? arg_json(*loc, arch)
                          : arg_error_json(text, loc.error()));
     }
-    items.push_back(JsonObject()
-                        .add_string("kind", "stapsdt")
-                        .add_string("provider", note.provider)
-                        .add_string("name", note.name)
-                        .add_string("pc", hex(note.pc))
-                        .add_string("base", hex(note.base))
-                        .add_string("semaphore", hex(note.semaphore))
-                        .add_string("args", note.args)
-                        .add_raw("arguments", json_inline_array(args))
-                        .str());
+    Json item = Json::object();
+    item["kind"] = "stapsdt";
+    item["provider"] = json_text(note.provider);
+    item["name"] = json_text(note.name);
+    item["pc"] = hex(note.pc);
+    item["base"] = hex(note.base);
+    item["semaphore"] = hex(note.semaphore);
+    item["args"] = json_text(note.args);
+    item["arguments"] = std::move(args);
+    items.push_back(std::move(item));
   }
   if (sdt)
-    for (std::string &item : sdt_json_items(*sdt))
+    for (Json &item : sdt_json_items(*sdt))
       items.push_back(std::move(item));
-  std::cout << json_array(items) << "\n";
+  std::cout << json_lines(items) << "\n";
 }
 
 int cmd_list(const Options &o) {
@@ -395,10 +396,10 @@ int cmd_parse_arg(const Options &o) {
               << "\n";
     return kFound;
   }
-  std::vector<std::string> items;
+  Json items = Json::array();
   for (const ArgLocation &loc : *locs)
     items.push_back(arg_json(loc, *arch));
-  std::cout << json_array(items) << "\n";
+  std::cout << json_lines(items) << "\n";
   return kOk;
 }
 
