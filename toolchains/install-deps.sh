@@ -24,6 +24,7 @@ base=(
   libgtest-dev libbenchmark-dev
   libcli11-dev # the command lines of xsdt-dtrace and xsdt-inspect
   nlohmann-json3-dev # xsdt-inspect's JSON output (sdt/inspect)
+  groff-base # checks the man pages (ci/check-man-page)
   libclang-rt-14-dev # libFuzzer and the sanitizer runtimes (sdt/fuzz)
   # the reference implementation, for side-by-side comparison
   systemtap-sdt-dev
