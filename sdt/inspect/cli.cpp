@@ -96,8 +96,8 @@ CheckGroups parse_groups(const std::string &list) {
 }
 
 // The words CLI11 left over in `command` (or at the top level, `command`
-// being the app), those after `--` too: the positionals beyond the
-// command's own, or an error naming the first unknown option.
+// being the app): the positionals beyond the command's own, or an error
+// naming the first unknown option.
 std::vector<std::string> leftovers(const CLI::App &app,
                                    const CLI::App &command) {
   std::vector<std::string> words;
@@ -269,8 +269,8 @@ CommandLine parse_command_line(const std::vector<std::string> &args) {
       result.text = e.what();
       return result;
     } catch (const CLI::ArgumentMismatch &e) {
-      // "--arch: 1 required ARCH missing": the option ended the line or
-      // was followed by another option.
+      // "--arch: 1 required ARCH missing": the option was the last word
+      // (as with getopt, the next word is its value, whatever it is).
       std::string what = e.what();
       std::size_t colon = what.find(": ");
       if (colon != std::string::npos && what.rfind("--", 0) == 0 &&
@@ -281,19 +281,13 @@ CommandLine parse_command_line(const std::vector<std::string> &args) {
       throw UsageError{e.what()};
     }
 
-    std::vector<std::string> top = leftovers(app, app);
-    if (app.get_subcommands().empty()) {
-      if (!top.empty())
-        throw UsageError{"unknown command '" + top[0] + "'"};
-      if (!after.empty())
-        throw UsageError{"unknown command '" + after[0] + "'"};
+    // What the top level left over comes before the command, if any.
+    if (std::vector<std::string> top = leftovers(app, app); !top.empty())
+      throw UsageError{"unknown command '" + top[0] + "'"};
+    if (app.get_subcommands().empty())
       throw UsageError{"missing command"};
-    }
-    // Words of the top level after the command (none in practice): more
-    // positionals.
     const CLI::App &command = *app.get_subcommands()[0];
     std::vector<std::string> extra = leftovers(app, command);
-    extra.insert(extra.end(), top.begin(), top.end());
     extra.insert(extra.end(), after.begin(), after.end());
 
     if (&command == list) {
