@@ -22,7 +22,9 @@ base=(
   binutils-multiarch libelf-dev
   # test and benchmark libraries
   libgtest-dev libbenchmark-dev
-  libcli11-dev # xsdt-dtrace's command line (sdt/dtrace)
+  libcli11-dev # the command lines of xsdt-dtrace and xsdt-inspect
+  nlohmann-json3-dev # xsdt-inspect's JSON output (sdt/inspect)
+  groff-base # checks the man pages (ci/check-man-page)
   libclang-rt-14-dev # libFuzzer and the sanitizer runtimes (sdt/fuzz)
   # the reference implementation, for side-by-side comparison
   systemtap-sdt-dev

@@ -8,10 +8,14 @@
 #include <algorithm>
 #include <map>
 
+#ifndef XSDT_VERSION
+#error "XSDT_VERSION: sdt/dtrace/CMakeLists.txt passes the project version"
+#endif
+
 namespace xsdt::dtrace {
 
 std::string usage_text() {
-  return "usage: xsdt-dtrace [--help] (-h | -G) [-C] [-I DIR] [-D "
+  return "usage: xsdt-dtrace [--help | --version] (-h | -G) [-C] [-I DIR] [-D "
          "NAME[=VALUE]] "
          "[-U NAME] -s FILE.d [-o FILE] [-k] [OBJECT...]\n";
 }
@@ -39,11 +43,14 @@ A drop-in replacement for SystemTap's dtrace build step, on xsdt's probes.
                accepted for DTrace compatibility and ignored
   --types      obsolete, ignored
   --help       this text
+  --version    print "xsdt-dtrace VERSION" and exit
 
 Exit status: 0 done; 1 a malformed provider file, an unreadable file or a
 failing preprocessor or compiler (no output is written); 2 a usage error.
 )";
 }
+
+std::string version_text() { return "xsdt-dtrace " XSDT_VERSION "\n"; }
 
 namespace {
 
@@ -74,7 +81,7 @@ CommandLine parse_command_line(const std::vector<std::string> &args) {
   CLI::App app{"", "xsdt-dtrace"};
   app.set_help_flag(); // -h is dtrace's header mode; --help is ours
   app.allow_extras();
-  bool header = false, object = false, help = false;
+  bool header = false, object = false, help = false, version = false;
   std::vector<std::string> includes, defines, undefines, x_options;
   app.add_flag("-h", header);
   app.add_flag("-G", object);
@@ -91,6 +98,7 @@ CommandLine parse_command_line(const std::vector<std::string> &args) {
   app.add_flag("-k", o.keep_temporaries);
   app.add_flag("--types", o.types_option);
   app.add_flag("--help", help);
+  app.add_flag("--version", version);
   app.add_option("objects", o.objects);
 
   std::vector<const char *> argv = {"xsdt-dtrace"};
@@ -110,6 +118,10 @@ CommandLine parse_command_line(const std::vector<std::string> &args) {
   }
   if (help) {
     result.action = CommandLine::Action::Help;
+    return result;
+  }
+  if (version) {
+    result.action = CommandLine::Action::Version;
     return result;
   }
 

@@ -1,7 +1,7 @@
 // The command line of SystemTap's dtrace script, parsed with CLI11:
 //   xsdt-dtrace (-h | -G) -s FILE.d [-o FILE] [-C] [-I DIR] [-D NAME[=V]]
 //               [-U NAME] [-k] [-x OPT] [-64 | -32] [-fpic | -fPIC]
-//               [--types] [--help] [OBJECT...]
+//               [--types] [--help] [--version] [OBJECT...]
 #ifndef XSDT_DTRACE_CLI_H
 #define XSDT_DTRACE_CLI_H
 
@@ -25,7 +25,7 @@ struct Options {
 };
 
 struct CommandLine {
-  enum class Action { Run, Help, UsageError } action = Action::Run;
+  enum class Action { Run, Help, Version, UsageError } action = Action::Run;
   Options options;
   std::string error; // UsageError: e.g. "unknown option '-q'"
 };
@@ -37,6 +37,8 @@ CommandLine parse_command_line(const std::vector<std::string> &args);
 std::string usage_text();
 // The --help text (usage_text() first).
 std::string help_text();
+// The --version text: "xsdt-dtrace VERSION", the project's version.
+std::string version_text();
 
 } // namespace xsdt::dtrace
 

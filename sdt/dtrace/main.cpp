@@ -107,6 +107,9 @@ int main(int argc, char **argv) {
   case CommandLine::Action::Help:
     std::cout << help_text();
     return 0;
+  case CommandLine::Action::Version:
+    std::cout << version_text();
+    return 0;
   case CommandLine::Action::UsageError:
     std::cerr << program << ": error: " << cl.error << "\n" << usage_text();
     return 2;

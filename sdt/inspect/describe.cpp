@@ -1,18 +1,46 @@
 #include "describe.h"
 
-#include "json.h"
+#include <cstdint>
 
 namespace xsdt::inspect {
 namespace {
 
-void add_register(JsonObject &obj, std::string_view role,
-                  const RegisterInfo &reg) {
-  std::string r(role);
-  obj.add_string(r, reg.name)
-      .add_string(r + "_full", reg.full_name)
-      .add_int(r + "_dwarf", reg.dwarf)
-      .add_int(r + "_bit_offset", reg.bit_offset)
-      .add_int(r + "_bit_width", reg.bit_width);
+// What JSON dumps: ASCII only (ensure_ascii), so that no byte of the
+// input reaches the output unescaped unless it is printable ASCII.
+std::string dump(const Json &scalar) {
+  return scalar.dump(-1, ' ', /*ensure_ascii=*/true);
+}
+
+void write_line(const Json &value, std::string &out) {
+  if (value.is_object()) {
+    out += '{';
+    const char *separator = "";
+    for (const auto &[key, item] : value.items()) {
+      out += separator + dump(key) + ": ";
+      write_line(item, out);
+      separator = ", ";
+    }
+    out += '}';
+  } else if (value.is_array()) {
+    out += '[';
+    const char *separator = "";
+    for (const Json &item : value) {
+      out += separator;
+      write_line(item, out);
+      separator = ", ";
+    }
+    out += ']';
+  } else {
+    out += dump(value);
+  }
+}
+
+void add_register(Json &obj, const std::string &role, const RegisterInfo &reg) {
+  obj[role] = json_text(reg.name);
+  obj[role + "_full"] = json_text(reg.full_name);
+  obj[role + "_dwarf"] = std::int64_t{reg.dwarf};
+  obj[role + "_bit_offset"] = std::int64_t{reg.bit_offset};
+  obj[role + "_bit_width"] = std::int64_t{reg.bit_width};
 }
 
 std::string address_text(const ArgLocation &loc) {
@@ -37,13 +65,47 @@ std::string address_text(const ArgLocation &loc) {
 
 } // namespace
 
-std::string arg_json(const ArgLocation &loc, Arch arch) {
-  JsonObject obj;
-  obj.add_string("spec", loc.spec)
-      .add_int("size", loc.size)
-      .add_bool("signed", loc.is_signed)
-      .add_bool("float", loc.is_float)
-      .add_string("kind", kind_name(loc.kind));
+Json json_text(std::string_view bytes) {
+  std::string utf8;
+  utf8.reserve(bytes.size());
+  for (char ch : bytes) {
+    auto c = static_cast<unsigned char>(ch);
+    if (c < 0x80) {
+      utf8 += ch;
+    } else { // U+0080..U+00FF in UTF-8
+      utf8 += static_cast<char>(0xc0 | (c >> 6));
+      utf8 += static_cast<char>(0x80 | (c & 0x3f));
+    }
+  }
+  return utf8;
+}
+
+std::string json_quote(std::string_view bytes) {
+  return dump(json_text(bytes));
+}
+
+std::string json_line(const Json &value) {
+  std::string out;
+  write_line(value, out);
+  return out;
+}
+
+std::string json_lines(const Json &array) {
+  if (array.empty())
+    return "[]";
+  std::string out = "[\n";
+  for (std::size_t i = 0; i < array.size(); ++i)
+    out += "  " + json_line(array[i]) + (i + 1 < array.size() ? ",\n" : "\n");
+  return out + "]";
+}
+
+Json arg_json(const ArgLocation &loc, Arch arch) {
+  Json obj = Json::object();
+  obj["spec"] = json_text(loc.spec);
+  obj["size"] = std::int64_t{loc.size};
+  obj["signed"] = loc.is_signed;
+  obj["float"] = loc.is_float;
+  obj["kind"] = json_text(kind_name(loc.kind));
   switch (loc.kind) {
   case LocationKind::Register:
     add_register(obj, "reg", *loc.base);
@@ -53,30 +115,30 @@ std::string arg_json(const ArgLocation &loc, Arch arch) {
       add_register(obj, "base", *loc.base);
     if (loc.index) {
       add_register(obj, "index", *loc.index);
-      obj.add_int("scale", loc.scale);
+      obj["scale"] = std::int64_t{loc.scale};
     }
-    obj.add_int("displacement", loc.displacement);
+    obj["displacement"] = loc.displacement;
     break;
   case LocationKind::Immediate:
-    obj.add_int("value", loc.immediate);
+    obj["value"] = loc.immediate;
     break;
   case LocationKind::Symbolic:
-    obj.add_string("operand", loc.operand)
-        .add_string("reason", loc.symbolic_reason);
+    obj["operand"] = json_text(loc.operand);
+    obj["reason"] = json_text(loc.symbolic_reason);
     break;
   }
   auto why = portability_violation(loc, arch);
-  obj.add_bool("portable", !why);
+  obj["portable"] = !why;
   if (why)
-    obj.add_string("violation", *why);
-  return obj.str();
+    obj["violation"] = json_text(*why);
+  return obj;
 }
 
-std::string arg_error_json(std::string_view spec, const ParseError &error) {
-  return JsonObject()
-      .add_string("spec", spec)
-      .add_string("error", error.to_string())
-      .str();
+Json arg_error_json(std::string_view spec, const ParseError &error) {
+  Json obj = Json::object();
+  obj["spec"] = json_text(spec);
+  obj["error"] = json_text(error.to_string());
+  return obj;
 }
 
 std::string arg_text(const ArgLocation &loc, Arch arch) {

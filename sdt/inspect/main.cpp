@@ -1,18 +1,20 @@
 // xsdt-inspect: list and check the stapsdt probes and the SDT(9) probe
 // records of an ELF file of any xsdt architecture, and decode argument specs.
+// The command line is parsed in cli.cpp; xsdt-inspect.1 is the manual.
 //
 // Exit codes: 0 success; 1 violations found (check) or a spec that does not
 // parse (parse-arg); 2 usage errors and unreadable input.
 #include "checks.h"
+#include "cli.h"
 #include "describe.h"
 #include "elf_image.h"
-#include "json.h"
 #include "notes.h"
 #include "sdt_records.h"
 #include "xsdt/arch_registry.h"
 
 #include <elf.h>
 
+#include <cstdint>
 #include <exception>
 #include <iostream>
 #include <optional>
@@ -24,103 +26,6 @@ namespace xsdt::inspect {
 namespace {
 
 constexpr int kOk = 0, kFound = 1, kBadInput = 2;
-
-constexpr const char *kUsage =
-    "usage: xsdt-inspect list FILE [--json]\n"
-    "       xsdt-inspect check FILE... [--only=notes,sites,specs,sdt]\n"
-    "                          [--ignore-provider=NAME]...\n"
-    "       xsdt-inspect parse-arg --arch ARCH 'SPEC...'\n"
-    "exit: 0 ok, 1 violations or a bad spec, 2 usage or unreadable input\n";
-
-// The usage, with the arches of this build.
-std::string usage() { return kUsage + ("ARCH: " + arch_names_text() + "\n"); }
-
-struct UsageError {
-  std::string message;
-};
-
-struct Options {
-  std::vector<std::string> positional;
-  bool json = false;
-  std::optional<std::string> only;
-  std::optional<std::string> arch;
-  // check: probes of these providers are not the file's own (e.g. the
-  // libstdc++ probes in a static link); left out and counted.
-  std::vector<std::string> ignored_providers;
-};
-
-Options parse_options(int argc, char **argv) {
-  Options o;
-  auto value = [&](int &i, std::string_view arg,
-                   std::string_view name) -> std::optional<std::string> {
-    if (arg == name) {
-      if (i + 1 >= argc)
-        throw UsageError{std::string(name) + " needs a value"};
-      return std::string(argv[++i]);
-    }
-    if (arg.size() > name.size() && arg.substr(0, name.size()) == name &&
-        arg[name.size()] == '=')
-      return std::string(arg.substr(name.size() + 1));
-    return std::nullopt;
-  };
-  bool options_done = false;
-  for (int i = 2; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    if (options_done || arg.substr(0, 2) != "--") {
-      o.positional.emplace_back(arg);
-    } else if (arg == "--") {
-      options_done = true;
-    } else if (arg == "--json") {
-      o.json = true;
-    } else if (auto v = value(i, arg, "--only")) {
-      o.only = v;
-    } else if (auto a = value(i, arg, "--arch")) {
-      o.arch = a;
-    } else if (auto p = value(i, arg, "--ignore-provider")) {
-      o.ignored_providers.push_back(*p);
-    } else {
-      throw UsageError{"unknown option " + std::string(arg)};
-    }
-  }
-  return o;
-}
-
-CheckGroups parse_groups(const std::string &list) {
-  CheckGroups groups{false, false, false, false};
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    std::size_t comma = list.find(',', start);
-    std::string name = list.substr(start, comma - start);
-    if (name == "notes")
-      groups.notes = true;
-    else if (name == "sites")
-      groups.sites = true;
-    else if (name == "specs")
-      groups.specs = true;
-    else if (name == "sdt")
-      groups.sdt = true;
-    else
-      throw UsageError{"unknown check group '" + name +
-                       "' (notes, sites, specs, sdt)"};
-    if (comma == std::string::npos)
-      break;
-    start = comma + 1;
-  }
-  return groups;
-}
-
-const std::string &one_file(const Options &o) {
-  if (o.positional.size() != 1)
-    throw UsageError{"expected exactly one FILE"};
-  return o.positional[0];
-}
-
-void reject(const Options &o, bool json, bool only, bool arch,
-            bool ignore = false) {
-  if ((o.json && !json) || (o.only && !only) || (o.arch && !arch) ||
-      (!o.ignored_providers.empty() && !ignore))
-    throw UsageError{"option not valid for this command"};
-}
 
 struct Loaded {
   ElfImage image;
@@ -199,43 +104,44 @@ void list_sdt_text(const SdtScan &sdt) {
   }
 }
 
-std::vector<std::string> sdt_json_items(const SdtScan &sdt) {
-  std::vector<std::string> items;
+Json sdt_json_items(const SdtScan &sdt) {
+  Json items = Json::array();
   for (const SdtDefinition &def : sdt.definitions) {
     if (!def.valid())
       continue;
-    std::vector<std::string> args, sites;
-    for (unsigned i = 0; i < def.argc; ++i)
-      args.push_back(JsonObject()
-                         .add_string("native", def.native_types[i])
-                         .add_string("translated", def.translated_types[i])
-                         .str());
+    Json args = Json::array(), sites = Json::array();
+    for (unsigned i = 0; i < def.argc; ++i) {
+      Json arg = Json::object();
+      arg["native"] = json_text(def.native_types[i]);
+      arg["translated"] = json_text(def.translated_types[i]);
+      args.push_back(std::move(arg));
+    }
     for (const SdtSiteRecord &site : sdt.sites) {
       if (site.definition != def.index)
         continue;
-      JsonObject obj;
-      obj.add_string("site", hex(site.site))
-          .add_string("target", hex(site.target))
-          .add_string("function", site.function)
-          .add_bool("valid", site.valid());
+      Json obj = Json::object();
+      obj["site"] = hex(site.site);
+      obj["target"] = hex(site.target);
+      obj["function"] = json_text(site.function);
+      obj["valid"] = site.valid();
       if (!site.valid())
-        obj.add_string("problem", site.problem);
-      sites.push_back(obj.str());
+        obj["problem"] = json_text(site.problem);
+      sites.push_back(std::move(obj));
     }
-    items.push_back(JsonObject()
-                        .add_string("kind", "sdt")
-                        .add_string("id", def.id)
-                        .add_string("provider", def.provider)
-                        .add_string("module", def.module)
-                        .add_string("function", def.function)
-                        .add_string("name", def.name)
-                        .add_string("probe", hex(def.probe))
-                        .add_int("argc", def.argc)
-                        .add_bool("typed", def.typed())
-                        .add_bool("translated", def.translated())
-                        .add_raw("arguments", json_inline_array(args))
-                        .add_raw("sites", json_inline_array(sites))
-                        .str());
+    Json item = Json::object();
+    item["kind"] = "sdt";
+    item["id"] = json_text(def.id);
+    item["provider"] = json_text(def.provider);
+    item["module"] = json_text(def.module);
+    item["function"] = json_text(def.function);
+    item["name"] = json_text(def.name);
+    item["probe"] = hex(def.probe);
+    item["argc"] = std::int64_t{def.argc};
+    item["typed"] = def.typed();
+    item["translated"] = def.translated();
+    item["arguments"] = std::move(args);
+    item["sites"] = std::move(sites);
+    items.push_back(std::move(item));
   }
   return items;
 }
@@ -274,9 +180,9 @@ void list_text(const std::string &path, const ElfImage &image,
 void list_json(const ElfImage &image, const NoteScan &scan,
                const std::optional<SdtScan> &sdt) {
   Arch arch = image.arch();
-  std::vector<std::string> items;
+  Json items = Json::array();
   for (const ProbeNote &note : scan.probes) {
-    std::vector<std::string> args;
+    Json args = Json::array();
     auto specs = split_arg_specs(note.args);
     if (!specs)
       args.push_back(arg_error_json(note.args, specs.error()));
@@ -286,26 +192,25 @@ void list_json(const ElfImage &image, const NoteScan &scan,
       args.push_back(loc ? arg_json(*loc, arch)
                          : arg_error_json(text, loc.error()));
     }
-    items.push_back(JsonObject()
-                        .add_string("kind", "stapsdt")
-                        .add_string("provider", note.provider)
-                        .add_string("name", note.name)
-                        .add_string("pc", hex(note.pc))
-                        .add_string("base", hex(note.base))
-                        .add_string("semaphore", hex(note.semaphore))
-                        .add_string("args", note.args)
-                        .add_raw("arguments", json_inline_array(args))
-                        .str());
+    Json item = Json::object();
+    item["kind"] = "stapsdt";
+    item["provider"] = json_text(note.provider);
+    item["name"] = json_text(note.name);
+    item["pc"] = hex(note.pc);
+    item["base"] = hex(note.base);
+    item["semaphore"] = hex(note.semaphore);
+    item["args"] = json_text(note.args);
+    item["arguments"] = std::move(args);
+    items.push_back(std::move(item));
   }
   if (sdt)
-    for (std::string &item : sdt_json_items(*sdt))
+    for (Json &item : sdt_json_items(*sdt))
       items.push_back(std::move(item));
-  std::cout << json_array(items) << "\n";
+  std::cout << json_lines(items) << "\n";
 }
 
 int cmd_list(const Options &o) {
-  reject(o, true, false, false);
-  const std::string &path = one_file(o);
+  const std::string &path = o.files[0];
   auto [image, scan, sdt] = load(path, true, true);
   for (const std::string &problem : scan.problems)
     std::cerr << "xsdt-inspect: " << path << ": warning: " << problem << "\n";
@@ -369,55 +274,37 @@ bool check_file(const std::string &path, const CheckGroups &groups,
 }
 
 int cmd_check(const Options &o) {
-  reject(o, false, true, false, true);
-  if (o.positional.empty())
-    throw UsageError{"expected at least one FILE"};
-  CheckGroups groups = o.only ? parse_groups(*o.only) : CheckGroups{};
   bool violations = false;
-  for (const std::string &path : o.positional)
-    violations |= check_file(path, groups, o, o.positional.size() > 1);
+  for (const std::string &path : o.files)
+    violations |= check_file(path, o.groups, o, o.files.size() > 1);
   return violations ? kFound : kOk;
 }
 
 int cmd_parse_arg(const Options &o) {
-  reject(o, false, false, true);
-  if (!o.arch)
-    throw UsageError{"parse-arg needs --arch ARCH"};
-  std::optional<Arch> arch = parse_arch(*o.arch);
-  if (!arch)
-    throw UsageError{"unknown architecture '" + *o.arch +
-                     "' (known: " + arch_names_text() + ")"};
-  if (o.positional.size() != 1)
-    throw UsageError{"parse-arg takes one args string (quote it)"};
-  auto locs = parse_arg_specs(o.positional[0], *arch);
+  const Arch arch = *o.arch;
+  auto locs = parse_arg_specs(o.args, arch);
   if (!locs) {
     std::cerr << "xsdt-inspect: parse-arg: " << locs.error().to_string()
               << "\n";
     return kFound;
   }
-  std::vector<std::string> items;
+  Json items = Json::array();
   for (const ArgLocation &loc : *locs)
-    items.push_back(arg_json(loc, *arch));
-  std::cout << json_array(items) << "\n";
+    items.push_back(arg_json(loc, arch));
+  std::cout << json_lines(items) << "\n";
   return kOk;
 }
 
-int run(int argc, char **argv) {
-  if (argc < 2)
-    throw UsageError{"missing command"};
-  std::string command = argv[1];
-  if (command == "-h" || command == "--help" || command == "help") {
-    std::cout << usage();
-    return kOk;
+int run(const Options &o) {
+  switch (o.command) {
+  case Command::List:
+    return cmd_list(o);
+  case Command::Check:
+    return cmd_check(o);
+  case Command::ParseArg:
+    return cmd_parse_arg(o);
   }
-  Options options = parse_options(argc, argv);
-  if (command == "list")
-    return cmd_list(options);
-  if (command == "check")
-    return cmd_check(options);
-  if (command == "parse-arg")
-    return cmd_parse_arg(options);
-  throw UsageError{"unknown command '" + command + "'"};
+  return kBadInput;
 }
 
 } // namespace
@@ -425,10 +312,20 @@ int run(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   using namespace xsdt::inspect;
+  CommandLine cl = parse_command_line({argv + 1, argv + argc});
+  switch (cl.action) {
+  case CommandLine::Action::Help:
+  case CommandLine::Action::Version:
+    std::cout << cl.text << (cl.text.ends_with('\n') ? "" : "\n");
+    return kOk;
+  case CommandLine::Action::UsageError:
+    std::cerr << "xsdt-inspect: " << cl.text << "\n" << usage_text();
+    return kBadInput;
+  case CommandLine::Action::Run:
+    break;
+  }
   try {
-    return run(argc, argv);
-  } catch (const UsageError &e) {
-    std::cerr << "xsdt-inspect: " << e.message << "\n" << usage();
+    return run(cl.options);
   } catch (const std::exception &e) {
     std::cerr << "xsdt-inspect: " << e.what() << "\n";
   }

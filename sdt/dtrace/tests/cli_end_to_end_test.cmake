@@ -1,5 +1,5 @@
 # The dtrace.cli test (cmake -P): xsdt-dtrace's exit statuses and outputs
-# as a build runs it. -DDTRACE (the tool) -DWORK_DIR -DC_COMPILER
+# as a build runs it. -DDTRACE (the tool) -DWORK_DIR -DC_COMPILER -DVERSION
 set(work "${WORK_DIR}")
 file(REMOVE_RECURSE "${work}")
 file(MAKE_DIRECTORY "${work}/out" "${work}/inc")
@@ -30,9 +30,12 @@ endfunction()
 file(WRITE "${work}/good.d" "provider good {\n  probe a__b(int x);\n};\n")
 file(WRITE "${work}/bad.d" "provider bad {\n  probe a int);\n};\n")
 
-# Usage: --help 0; an unknown option or no -h/-G: 2 with the usage.
+# Usage: --help and --version 0; an unknown option or no -h/-G: 2 with the
+# usage.
 run(0 "${DTRACE}" --help)
 expect("${out}" "^usage: xsdt-dtrace ")
+run(0 "${DTRACE}" --version)
+expect("${out}" "^xsdt-dtrace ${VERSION}\n$")
 run(2 "${DTRACE}" -q -h -s good.d)
 expect("${err}" "^xsdt-dtrace: error: unknown option '-q'\nusage: ")
 run(2 "${DTRACE}" -s good.d)

@@ -97,6 +97,12 @@ TEST(Cli, KeepTypesAndHelp) {
   EXPECT_EQ(parse_command_line({"-h", "--help"}).action, Action::Help);
 }
 
+TEST(Cli, Version) {
+  EXPECT_EQ(parse_command_line({"--version"}).action, Action::Version);
+  EXPECT_EQ(version_text().rfind("xsdt-dtrace ", 0), 0u);
+  EXPECT_EQ(version_text().find('\n'), version_text().size() - 1);
+}
+
 TEST(Cli, HelpSaysWhatTheObjectHolds) {
   std::string help = help_text();
   EXPECT_EQ(help.rfind(usage_text(), 0), 0u);

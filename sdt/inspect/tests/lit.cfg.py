@@ -7,6 +7,8 @@
 #             tests' ELF inputs are compiled for
 #   llvm_bin  the directory holding FileCheck and count
 #   work_dir  where this run's Output directories go
+#   version   the project version (CMake's PROJECT_VERSION) that
+#             xsdt-inspect --version prints
 #
 # Layout: the suite runs once per arch. The inspector reads the ELF files of
 # every arch, and ctest inspect.<arch> runs per-arch/ with --param
@@ -42,7 +44,7 @@ config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.abspath(os.path.join(config.test_source_root, "..", "..", ".."))
 
 params = lit_config.params
-for required in ("inspect", "arch", "llvm_bin", "work_dir"):
+for required in ("inspect", "arch", "llvm_bin", "work_dir", "version"):
     if required not in params:
         lit_config.fatal(f"missing --param {required}=...; "
                          "ctest runs this suite (ctest -L inspect)")
@@ -118,6 +120,7 @@ config.substitutions += [
     ("%objcopy", objcopy),
     ("%python", sys.executable),
     ("%arch", arch),
+    ("%version", params["version"]),
     # The arch's expected bytes (FileCheck -DNOP=%expect-site-nop) and the
     # number of bytes in a site (%expect-site-size) and in sys/sdt.h's.
     ("%expect-site-nop", arch_facts.shell_quote(expect["site_nop"])),
