@@ -16,11 +16,11 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libxsdt0)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libxsdt-dev)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME xsdt-tools)
-set(CPACK_COMPONENT_RUNTIME_DESCRIPTION
+set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
     "xsdt runtime library\nlibxsdt finds, enables and decodes a process's own SDT/USDT probes\nwithout kernel help.")
-set(CPACK_COMPONENT_DEV_DESCRIPTION
+set(CPACK_DEBIAN_DEV_DESCRIPTION
     "xsdt probe headers, libxsdt development files\nProbe headers for every target (<xsdt/usdt.h>, a drop-in <xsdt/sys-sdt.h>,\nSDT(9) jump sites), libxsdt.a, the CMake package and pkg-config files.")
-set(CPACK_COMPONENT_TOOLS_DESCRIPTION
+set(CPACK_DEBIAN_TOOLS_DESCRIPTION
     "xsdt tools: xsdt-dtrace and xsdt-inspect\nxsdt-dtrace replaces SystemTap's dtrace -h/-G build step; xsdt-inspect lists\nand checks the probes of ELF files.")
 # The headers' xsdt_add_provider runs xsdt-dtrace; libxsdt-dev takes the
 # exact libxsdt0 it was built with.
