@@ -62,7 +62,9 @@ class CheckManPage(unittest.TestCase):
         self.dir = tempfile.TemporaryDirectory()
         self.tool = os.path.join(self.dir.name, "toy")
         with open(self.tool, "w") as f:
-            f.write(f"#!{sys.executable}\nimport sys\nsys.stdout.write({HELP!r})\n")
+            f.write(f"#!{sys.executable}\nimport sys\n"
+                    f"sys.stdout.write('toy 1\\n' if '--version' in sys.argv "
+                    f"else {HELP!r})\n")
         os.chmod(self.tool, 0o755)
 
     def tearDown(self):
@@ -92,6 +94,11 @@ class CheckManPage(unittest.TestCase):
         result = self.check(page)
         self.assertEqual(result.returncode, 1, result.stdout)
         self.assertIn("--level (in `toy --help`) is not documented", result.stdout)
+
+    def test_a_page_of_another_version_fails(self):
+        result = self.check(PAGE.replace('"toy 1"', '"toy 0.9"'))
+        self.assertEqual(result.returncode, 1, result.stdout)
+        self.assertIn(".TH names version 0.9, `toy --version` prints 1", result.stdout)
 
     def test_a_groff_warning_fails(self):
         result = self.check(PAGE.replace("Runs a file.\n", "Runs a file.\n.XYZZY\n"))

@@ -261,6 +261,14 @@ CommandLine parse_command_line(const std::vector<std::string> &args) {
     try {
       app.parse(static_cast<int>(argv.size()), argv.data());
     } catch (const CLI::CallForHelp &) {
+      // `help lsit` / `lsit --help`: help for no command is a usage error,
+      // not the top-level help.
+      if (app.get_subcommands().empty())
+        if (auto word = std::find_if(
+                words.begin(), words.end(),
+                [](const std::string &w) { return !w.starts_with("-"); });
+            word != words.end())
+          throw UsageError{"unknown command '" + *word + "'"};
       result.action = CommandLine::Action::Help;
       result.text = app.help();
       return result;

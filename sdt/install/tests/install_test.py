@@ -15,6 +15,15 @@
       -I PREFIX/include gives the same object as with the arch's backend
       named explicitly (sdt/include and arches/<arch>/include of SOURCE);
       a target no arch claims is a clear #error.
+  install_test.py package BUILD DEBS ROOT [SAME_AS]
+      cpack -G DEB in BUILD (a host or a cross build) into DEBS, checks
+      each package (Architecture as dpkg-architecture names the build's
+      triple, Multi-Arch, libraries in lib/<triple> and stripped, libxsdt0's
+      Depends naming the package of every library it needs) and unpacks it
+      with dpkg -x into ROOT, made afresh. With SAME_AS (the directory of
+      another arch's .debs, unpacked into ROOT before), ROOT is kept and
+      each Multi-Arch: same package holds the same files outside
+      lib/<triple> as its namesake there, byte for byte, as dpkg requires.
   install_test.py example SOURCE PREFIX WORK (cmake|make) ARCH
       builds docs/example, copied out of the source tree, against PREFIX
       only (find_package, or make with pkg-config), natively (ARCH=native)
@@ -54,25 +63,51 @@ def need(tool):
     return path
 
 
-def arch_facts(source, arch):
-    with open(os.path.join(source, "arches", arch, "arch.json")) as f:
-        return json.load(f)
+def ci_module(source, name):
+    """A module of SOURCE/ci: the arches and the toolchains as the suite
+    finds them (ci/toolchains.py)."""
+    sys.path.insert(0, os.path.join(source, "ci"))
+    return __import__(name)
 
 
 def arches(source):
-    root = os.path.join(source, "arches")
-    return sorted(d for d in os.listdir(root)
-                  if os.path.exists(os.path.join(root, d, "arch.json")))
+    """{arch: ci/toolchains.py's arch dict} of every arch of SOURCE."""
+    return {a["arch"]: a for a in ci_module(source, "toolchains").load_arches(source)}
 
 
 def host_arch(source):
-    machine = os.uname().machine.lower()
+    """The arch whose programs run natively (its arch.json names no emulator)."""
+    native = [name for name, arch in arches(source).items() if not arch["emulator"]]
+    if len(native) != 1:
+        fail(f"arches/*/arch.json: {len(native)} arches run natively, not one")
+    return native[0]
+
+
+def compilers(source):
+    """{arch: [toolchain dicts]}: every gcc and clang on PATH for each arch
+    (ci/toolchains.py's discovery, unverified), variants included. An arch
+    without a gcc or without a clang is MISSING."""
+    toolchains = ci_module(source, "toolchains")
+    found = toolchains.candidate_toolchains(
+        toolchains.load_arches(source),
+        toolchains.commands_on_path(os.environ.get("PATH", "")))
+    by_arch = {}
+    for toolchain in found:
+        by_arch.setdefault(toolchain["arch"], []).append(toolchain)
     for arch in arches(source):
-        facts = arch_facts(source, arch)
-        names = [arch, *facts.get("aliases", []), facts["triple"].split("-")[0]]
-        if machine in (n.lower() for n in names):
-            return arch
-    fail(f"no arches/<arch>/arch.json names this machine ({machine})")
+        kinds = {t["compiler"].split("-")[0] for t in by_arch.get(arch, [])}
+        for kind in ("gcc", "clang"):
+            if kind not in kinds:
+                fail(f"MISSING: no {kind} for {arch} on PATH "
+                     "(toolchains/install-deps.sh installs them)")
+    return by_arch
+
+
+def cross_gcc(source, arch):
+    """The C compiler of arch's first gcc toolchain on PATH."""
+    gccs = [t for t in compilers(source)[arch] if t["compiler"].startswith("gcc-")
+            and not t["variant"]]
+    return need(gccs[0]["cc"])
 
 
 def cmd_install(build, prefix):
@@ -82,21 +117,24 @@ def cmd_install(build, prefix):
 
 
 def cmd_cross_runtime(source, work, prefix, arch):
-    triple = arch_facts(source, arch)["triple"]
+    triple = arches(source)[arch]["triple"]
     build = os.path.join(work, f"libxsdt-{arch}")
     if os.path.exists(build):
         shutil.rmtree(build)
     run(["cmake", "-S", source, "-B", build, "-G", "Ninja",
          f"-DCMAKE_TOOLCHAIN_FILE={source}/toolchains/gcc.cmake",
          f"-DXSDT_ARCH={arch}", "-DBUILD_TESTING=OFF",
-         "-DCMAKE_BUILD_TYPE=Release",
-         f"-DCMAKE_INSTALL_LIBDIR=lib/{triple}"])
+         "-DCMAKE_BUILD_TYPE=Release"])
     run(["cmake", "--build", build, "--target", "xsdt_lib_shared",
          "xsdt_lib_static"])
     run(["cmake", "--install", build, "--prefix", prefix,
          "--component", "runtime"])
     run(["cmake", "--install", build, "--prefix", prefix,
          "--component", "dev"])
+    # The default libdir is the multiarch one, whatever the prefix.
+    library = os.path.join(prefix, "lib", triple, "libxsdt.so.0")
+    if not os.path.exists(library):
+        fail(f"the {arch} libxsdt is not in lib/{triple} of the prefix")
 
 
 def cmd_exports(library, include, mapfile):
@@ -154,14 +192,6 @@ int f(int a, long b, double c, const char *s) {
 """
 
 
-def compilers(source, arch):
-    facts = arch_facts(source, arch)
-    triple = facts["triple"]
-    flags = facts.get("cflags", [])
-    return [([f"{triple}-gcc-12", *flags], "gcc-12"),
-            (["clang-14", f"--target={triple}", *flags], "clang-14")]
-
-
 def cmd_selector(source, prefix):
     include = os.path.join(prefix, "include")
     checked = 0
@@ -169,9 +199,11 @@ def cmd_selector(source, prefix):
         src = os.path.join(tmp, "probe.c")
         with open(src, "w") as f:
             f.write(PROBE_PROGRAM)
+        by_arch = compilers(source)
         for arch in arches(source):
-            for cc, name in compilers(source, arch):
-                need(cc[0])
+            for toolchain in by_arch[arch]:
+                cc = [need(toolchain["cc"]), *toolchain["target_flag"].split()]
+                name = toolchain["compiler"]
                 flags = ["-O2", "-Wall", "-Wextra", "-Werror", "-c", src]
                 installed = os.path.join(tmp, f"{arch}-{name}-installed.o")
                 explicit = os.path.join(tmp, f"{arch}-{name}-explicit.o")
@@ -188,8 +220,10 @@ def cmd_selector(source, prefix):
                       f"chose arches/{arch}")
                 checked += 1
         # A target no arch claims.
+        clang = next(t["cc"] for t in by_arch[host_arch(source)]
+                     if t["compiler"].startswith("clang-"))
         proc = subprocess.run(
-            ["clang-14", "--target=mips64el-linux-gnuabi64", "-fsyntax-only",
+            [clang, "--target=mips64el-linux-gnuabi64", "-fsyntax-only",
              "-I", include, src], text=True, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT)
         if proc.returncode == 0 or "xsdt: no probe backend for this target" \
@@ -197,6 +231,129 @@ def cmd_selector(source, prefix):
             fail("an unsupported target (mips64el) did not get xsdt's "
                  f"#error:\n{proc.stdout}")
     print(f"install_test: {checked} arch x compiler pairs chose their backend")
+
+
+# The packages a build makes, with their Multi-Arch field; a cross build
+# makes the first two (its tools would not run on the build machine).
+PACKAGES = {"libxsdt0": "same", "libxsdt-dev": "same", "xsdt-tools": "foreign"}
+
+
+def deb_field(deb, field):
+    return subprocess.run([need("dpkg-deb"), "--field", deb, field], text=True,
+                          stdout=subprocess.PIPE, check=True).stdout.strip()
+
+
+def deb_files(deb):
+    """{path: bytes} of the regular files and symlinks (as "-> target")
+    that deb installs."""
+    import io
+    import tarfile
+    data = subprocess.run([need("dpkg-deb"), "--fsys-tarfile", deb],
+                          stdout=subprocess.PIPE, check=True).stdout
+    files = {}
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        for member in tar:
+            path = os.path.normpath(member.name).lstrip("./")
+            if member.isfile():
+                files[path] = tar.extractfile(member).read()
+            elif member.issym():
+                files[path] = f"-> {member.linkname}".encode()
+    return files
+
+
+def needed_packages(library):
+    """The Debian package of each library that library needs (DT_NEEDED),
+    as dpkg -S names the owner of the build machine's library of that
+    SONAME: what libxsdt0's Depends must name, on every arch."""
+    dynamic = run([need("readelf"), "-d", library])
+    packages = {}
+    for soname in re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", dynamic):
+        owner = None
+        for path in run([need("gcc"), f"-print-file-name={soname}"]).split():
+            real = os.path.realpath(path)
+            # Debian 12's packages list /lib/..., merged-/usr paths are /usr/lib/...
+            for candidate in (path, real, re.sub(r"^/usr/lib/", "/lib/", real)):
+                query = subprocess.run(["dpkg", "-S", candidate], text=True,
+                                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                if query.returncode == 0:
+                    owner = query.stdout.split(":")[0].split(",")[0].strip()
+                    break
+        if not owner:
+            fail(f"dpkg -S knows no package of {soname}, which {library} needs")
+        packages[soname] = owner
+    return packages
+
+
+def cmd_package(build, debs, root, same_as=None):
+    for fresh in [debs] + ([] if same_as else [root]):
+        if os.path.exists(fresh):
+            shutil.rmtree(fresh)
+    os.makedirs(root, exist_ok=True)
+    run([need("cpack"), "-G", "DEB", "-B", debs, "--config",
+         os.path.join(build, "CPackConfig.cmake")], cwd=build)
+    built = {deb_field(os.path.join(debs, f), "Package"): os.path.join(debs, f)
+             for f in os.listdir(debs) if f.endswith(".deb")}
+    cross = "xsdt-tools" not in built
+    expected = set(PACKAGES) - ({"xsdt-tools"} if cross else set())
+    if set(built) != expected:
+        fail(f"cpack made {sorted(built)}, not {sorted(expected)}")
+    triple = None
+    with open(os.path.join(build, "CMakeCache.txt")) as f:
+        for line in f:
+            if line.startswith("CMAKE_INSTALL_LIBDIR:"):
+                libdir = line.split("=", 1)[1].strip()
+                triple = libdir.split("/")[-1] if "/" in libdir else None
+    if not triple:
+        fail(f"{build}: the libdir is not lib/<multiarch triple>")
+    architecture = subprocess.run(
+        [need("dpkg-architecture"), "-t", triple, "-qDEB_HOST_ARCH"], text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.strip()
+    problems = []
+    for package, deb in sorted(built.items()):
+        if deb_field(deb, "Architecture") != architecture:
+            problems.append(f"{package}: Architecture {deb_field(deb, 'Architecture')}, "
+                            f"dpkg-architecture -t {triple} says {architecture}")
+        if deb_field(deb, "Multi-Arch") != PACKAGES[package]:
+            problems.append(f"{package}: Multi-Arch '{deb_field(deb, 'Multi-Arch')}', "
+                            f"not {PACKAGES[package]}")
+        files = deb_files(deb)
+        for path in files:
+            if package == "libxsdt0" and not path.startswith(f"usr/lib/{triple}/"):
+                problems.append(f"{package}: {path} is outside usr/lib/{triple}")
+    summaries = {deb_field(d, "Description").splitlines()[0] for d in built.values()}
+    if len(summaries) != len(built):
+        problems.append("two packages share a summary line")
+    if problems:
+        fail("; ".join(problems))
+    run([need("dpkg"), "-x", built["libxsdt0"], root])
+    library = os.path.join(root, "usr", "lib", triple, "libxsdt.so.0")
+    sections = run([need("readelf"), "-S", "-W", library])
+    if ".debug_info" in sections or ".symtab" in sections:
+        fail(f"{library} is not stripped")
+    depends = deb_field(built["libxsdt0"], "Depends")
+    named = {d.split()[0] for d in depends.split(",") if d.strip()}
+    for soname, package in needed_packages(library).items():
+        if package not in named:
+            fail(f"libxsdt0 needs {soname} (package {package}); Depends is '{depends}'")
+    for package, deb in sorted(built.items()):
+        run([need("dpkg"), "-x", deb, root])
+    if same_as:
+        others = {deb_field(os.path.join(same_as, f), "Package"): os.path.join(same_as, f)
+                  for f in os.listdir(same_as) if f.endswith(".deb")}
+        for package, deb in sorted(built.items()):
+            if PACKAGES[package] != "same":
+                continue
+            mine, theirs = deb_files(deb), deb_files(others[package])
+            shared = lambda files: {p: c for p, c in files.items()
+                                    if not re.match(r"usr/lib/[^/]+-linux-[^/]+/", p)}
+            if shared(mine) != shared(theirs):
+                differ = sorted(set(shared(mine).items()) ^ set(shared(theirs).items()))
+                fail(f"{package}: Multi-Arch: same, but files outside lib/<triple> differ "
+                     f"from {others[package]}: {', '.join(sorted({p for p, _ in differ}))}")
+            print(f"install_test: {package}: {len(shared(mine))} files outside "
+                  f"lib/<triple>, the same as in {os.path.basename(others[package])}")
+    print(f"install_test: {', '.join(sorted(built))} for {architecture} "
+          f"({triple}) checked and unpacked into {root}")
 
 
 def cmd_example(source, prefix, work, via, arch):
@@ -209,11 +366,10 @@ def cmd_example(source, prefix, work, via, arch):
     host = host_arch(source)
     foreign = arch != "native" and arch != host
     target = host if arch == "native" else arch
-    facts = arch_facts(source, target)
-    triple = facts["triple"]
+    triple = arches(source)[target]["triple"]
     libdir_candidates = [os.path.join(prefix, "lib", triple),
                          os.path.join(prefix, "lib")]
-    emulator = facts.get("emulator", []) if foreign else []
+    emulator = arches(source)[target]["emulator"].split() if foreign else []
     if emulator:
         need(emulator[0])
     if via == "cmake":
@@ -221,7 +377,7 @@ def cmd_example(source, prefix, work, via, arch):
         cmd = ["cmake", "-S", example, "-B", build, "-G", "Ninja",
                f"-DCMAKE_PREFIX_PATH={prefix}"]
         if foreign:
-            cc = need(f"{triple}-gcc-12")
+            cc = cross_gcc(source, target)
             cmd += ["-DCMAKE_SYSTEM_NAME=Linux",
                     f"-DCMAKE_SYSTEM_PROCESSOR={target}",
                     f"-DCMAKE_C_COMPILER={cc}",
@@ -237,7 +393,7 @@ def cmd_example(source, prefix, work, via, arch):
         env["PKG_CONFIG_LIBDIR"] = pcdirs[0]
         make = [need("make"), "-C", example]
         if foreign:
-            make.append(f"CC={need(triple + '-gcc-12')}")
+            make.append(f"CC={cross_gcc(source, target)}")
         run(make, env=env)
         program = os.path.join(example, "shop")
     for d in libdir_candidates:
@@ -269,8 +425,10 @@ def main(argv):
                 "cross-runtime": (cmd_cross_runtime, 4),
                 "exports": (cmd_exports, 3),
                 "selector": (cmd_selector, 2),
+                "package": (cmd_package, 3),
                 "example": (cmd_example, 5)}
-    if what not in commands or len(args) != commands[what][1]:
+    if what not in commands or len(args) not in (commands[what][1],
+                                                 commands[what][1] + (what == "package")):
         fail(__doc__)
     commands[what][0](*args)
 
