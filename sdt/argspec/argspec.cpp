@@ -50,10 +50,35 @@ ArgLocation parse_spec(std::string_view spec, std::size_t origin, Arch arch) {
   }
 }
 
+// Whether spec starts with a size prefix, `[-]DIGITS[f]@`. Without one it is
+// the SDT v1 spelling, an operand alone; gdb reads it (as a `long`), so the
+// parser does too. The prefix test is gdb's (stap-probe.c), widened to any
+// digits so that `16@%rax` is a bad size rather than a bad operand.
+bool has_size_prefix(std::string_view spec) {
+  std::size_t i = spec.starts_with('-') ? 1 : 0;
+  std::size_t digits = i;
+  while (i < spec.size() && is_digit(spec[i]))
+    ++i;
+  if (i == digits)
+    return false;
+  if (i < spec.size() && spec[i] == 'f')
+    ++i;
+  return i < spec.size() && spec[i] == '@';
+}
+
 ArgLocation parse_spec_or_throw(std::string_view spec, std::size_t origin,
                                 Arch arch) {
   ArgLocation loc;
   loc.spec = spec;
+  if (!spec.empty() && !has_size_prefix(spec)) {
+    loc.sized = false;
+    loc.size = arch.descriptor().word_bits / 8;
+    loc.is_signed = true;
+    loc.operand = spec;
+    Lexer lx(loc.operand, origin);
+    arch.descriptor().parse_operand(lx, arch, loc);
+    return loc;
+  }
   std::size_t i = 0;
   if (i < spec.size() && spec[i] == '-') {
     loc.is_signed = true;

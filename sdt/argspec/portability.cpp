@@ -105,6 +105,10 @@ std::optional<std::string> immediate_violation(const ArgLocation &loc,
 
 std::optional<std::string> portability_violation(const ArgLocation &loc,
                                                  Arch arch) {
+  if (!loc.sized)
+    return "no SIZE@ before " + loc.operand +
+           " (the SDT v1 spelling): libbpf and bcc need the size; gdb "
+           "reads a signed word";
   if (loc.is_float && loc.size != 4 && loc.size != 8)
     return std::to_string(loc.size) +
            "-byte floating-point value: only 4f and 8f are defined";

@@ -103,6 +103,8 @@ Json arg_json(const ArgLocation &loc, Arch arch) {
   Json obj = Json::object();
   obj["spec"] = json_text(loc.spec);
   obj["size"] = std::int64_t{loc.size};
+  if (!loc.sized)
+    obj["sized"] = false; // no SIZE@: the word gdb assumes
   obj["signed"] = loc.is_signed;
   obj["float"] = loc.is_float;
   obj["kind"] = json_text(kind_name(loc.kind));
@@ -144,6 +146,8 @@ Json arg_error_json(std::string_view spec, const ParseError &error) {
 std::string arg_text(const ArgLocation &loc, Arch arch) {
   std::string out = loc.is_float ? "" : loc.is_signed ? "signed " : "unsigned ";
   out += std::to_string(loc.size) + "-byte ";
+  if (!loc.sized)
+    out += "(no size given) ";
   if (loc.is_float)
     out += "float ";
   switch (loc.kind) {

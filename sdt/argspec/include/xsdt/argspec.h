@@ -73,6 +73,9 @@ struct ArgLocation {
   std::string operand; // the part after '@'
   int size = 0;        // 1, 2, 4 or 8 bytes
   bool is_signed = false;
+  // False for an operand without `SIZE@` (SDT v1 notes, still in old
+  // binaries): gdb reads it as a signed word, which size and is_signed say.
+  bool sized = true;
   bool is_float = false;
 
   // Register: base_reg names it. Memory: base_reg (may be empty for an
@@ -125,6 +128,7 @@ private:
 inline constexpr std::size_t kMaxArgs = 12;
 
 // One spec parsed on its own; error positions are offsets into `spec`.
+// `[-]SIZE[f]@OPERAND`, or an OPERAND alone (ArgLocation::sized).
 Parsed<ArgLocation> parse_arg_spec(std::string_view spec, Arch arch);
 
 // The specs of an args string: split on single spaces outside brackets
