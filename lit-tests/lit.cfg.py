@@ -349,6 +349,23 @@ config.substitutions.insert(
     0, ("%run", f"{tools}/run-once --log {phase_log} --memo {run_memo} -- {run}".strip()))
 
 
+# Real consumers (conformance/consumers): %consumer NAME PROGRAM runs PROGRAM
+# under consumer NAME (through the cell's emulator and launcher) and checks
+# what it reads against the source's values. consumer-NAME is a feature when
+# NAME can run here; a consumer that cannot is MISSING in the report.
+sys.path.insert(0, os.path.join(repo, "conformance", "consumers"))
+import consumers  # noqa: E402
+
+for consumer_name in consumers.names():
+    if not consumers.missing(consumers.get(consumer_name), bool(toolchain["emulator"])):
+        config.available_features.add(f"consumer-{consumer_name}")
+consumer_launcher = launcher if link == "shared" else ""
+config.substitutions.insert(0, (
+    r"%consumer (\S+)",
+    f"{sys.executable} {repo}/conformance/consumers/check.py \\1 "
+    f"--emulator {shell_quote(toolchain['emulator'])} -- {consumer_launcher}".rstrip()))
+
+
 # The data model and the signedness of plain char, as the compiler itself
 # defines them: tests select their CHECK prefixes with %data-model (ILP32 or
 # LP64) and %char-sign (CHAR-SIGNED or CHAR-UNSIGNED), and gate on the
@@ -378,6 +395,11 @@ if (data_model, char_sign) != (declared_model, declared_sign):
                      f"{declared_char_signed!r}: the arch's data or the toolchain "
                      f"(triple {toolchain['triple']}) is wrong")
 config.substitutions += [("%data-model", data_model), ("%char-sign", char_sign)]
+# %float-mark: what the implementation writes after the size of a
+# floating-point spec, `f` (sys/sdt.h's 8f@) or nothing (xsdt's default, the
+# IEEE bits as an unsigned integer); FileCheck -DF=%float-mark.
+config.substitutions.append(
+    ("%float-mark", "f" if "float-spec-suffix" in impl["features"] else ""))
 
 with open(phase_log, "a") as log:
     log.write(f"setup\t{time.monotonic() - setup_started:.4f}\tconfigured\t{cell}\n")

@@ -10,7 +10,7 @@
  * which defines them: lit-tests/dtrace runs it beside xsdt-dtrace.
  *
  * xsdt-impl role: reference
- * xsdt-impl features:
+ * xsdt-impl features: float-spec-suffix
  * xsdt-impl header: sys/sdt.h=/usr/include/[a-z0-9_]*-linux-gnu/sys/sdt.h
  * xsdt-impl header: sys/sdt-config.h=/usr/include/[a-z0-9_]*-linux-gnu/sys/sdt-config.h
  * xsdt-impl package: systemtap-sdt-dev

@@ -18,6 +18,7 @@
 #endif
 #include "oracle.h"
 
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
@@ -79,7 +80,8 @@ struct failure {
   int arg;
   uintptr_t pc;
   /* FAIL_MISMATCH: what was compared. */
-  int what;         /* 0 value, 1 spec vs type, 2 float bits, 3 unreadable */
+  int what;         /* 0 value, 1 spec vs type, 2 float bits, 3 unreadable,
+                       4 a float's value as the bits of an integer spec */
   int spec_signed;  /* print integers with the spec's sign */
   int exp_is_float, got_is_float;
   uint64_t exp_bits, got_bits;
@@ -270,9 +272,20 @@ static void mismatch(const xsdt_probe_info *probe, int i, int what,
   f->got_signed = got->is_signed;
   if (what == 0 && !f->exp_is_float && !f->got_is_float)
     f->exp_bits = as_spec(exp->bits, got->size, got->is_signed);
-  if (what == 2)
+  if (what == 2 || what == 4)
     f->exp_bits = got->size == 4 ? float_bits((float)exp->real)
                                  : double_bits(exp->real);
+  if (what == 4) {
+    /* The decoded integer is the value's IEEE bits. */
+    if (got->size == 4) {
+      float v;
+      uint32_t b = (uint32_t)got->bits;
+      memcpy(&v, &b, sizeof v);
+      f->got_real = v;
+    } else {
+      memcpy(&f->got_real, &got->bits, sizeof f->got_real);
+    }
+  }
   publish(f);
 }
 
@@ -293,10 +306,19 @@ static void check_arg(const xsdt_probe_info *probe, int i,
     mismatch(probe, i, 3, exp, got);
     return;
   }
-  /* The spec's size, sign and `f` against the argument's C type. */
+  /* The spec's size, sign and `f` against the argument's C type. A float or
+   * double has either an `f` spec (sys/sdt.h's) or an unsigned integer spec
+   * of its size, its IEEE bits (xsdt's default, which every consumer reads). */
   if (got->size != exp->size || !got->is_signed != !exp->is_signed ||
-      !got->is_float != !exp_float) {
+      (!got->is_float != !exp_float && !(exp_float && !got->is_signed))) {
     mismatch(probe, i, 1, exp, got);
+    return;
+  }
+  if (exp_float && !got->is_float) {
+    uint64_t bits = got->size == 4 ? float_bits((float)exp->real)
+                                   : double_bits(exp->real);
+    if (got->bits != bits)
+      mismatch(probe, i, 4, exp, got);
     return;
   }
   if (exp_float) {
@@ -388,9 +410,48 @@ ORACLE_EXTERN_C void oracle_expect_arg_(int index, oracle_value value) {
     __atomic_store_n(&e->state, EXPECT_ARMED, __ATOMIC_SEQ_CST);
 }
 
+/* ---- ORACLE_LOG: the truth for a tracer outside the process ---------------
+ *
+ * With ORACLE_LOG=FILE the oracle enables nothing: another tracer (gdb,
+ * through conformance/consumers) stops at the probes instead, and FILE gets
+ * one line per expectation, written when the probe's statement is done:
+ *   expect PROVIDER NAME ARGC VALUE...
+ * each VALUE the C value as KIND:SIZE:BITS, KIND i (integer or pointer; BITS
+ * sign-extended to 64 when the type is signed) or f (BITS the IEEE bits of
+ * the float or double), BITS in hex. The tracer's values are compared with
+ * these, modulo 2^(8*SIZE). */
+static int log_fd_ = -1;
+static void runtime_failure_text(const char *what);
+
+static void log_expectation(const struct expectation *e) {
+  char line[64 + 2 * ORACLE_NAME_MAX + ORACLE_MAX_ARGS * 32];
+  int n, i;
+  n = snprintf(line, sizeof line, "expect %s %s %d", e->provider, e->name,
+               e->argc);
+  for (i = 0; i < e->argc && i < ORACLE_MAX_ARGS && n > 0 &&
+              (size_t)n < sizeof line;
+       i++) {
+    const oracle_value *v = &e->args[i];
+    int is_float = v->kind == ORACLE_KIND_FLOAT;
+    uint64_t bits = !is_float     ? v->bits
+                    : v->size == 4 ? float_bits((float)v->real)
+                                   : double_bits(v->real);
+    n += snprintf(line + n, sizeof line - (size_t)n, " %c:%d:%llx",
+                  is_float ? 'f' : 'i', v->size, (unsigned long long)bits);
+  }
+  if (n > 0 && (size_t)n < sizeof line - 1) {
+    line[n++] = '\n';
+    /* One write per line, O_APPEND: threads do not interleave lines. */
+    if (write(log_fd_, line, (size_t)n) != n)
+      runtime_failure_text("ORACLE_LOG: short write");
+  }
+}
+
 ORACLE_EXTERN_C void oracle_expect_end_(void) {
   struct expectation *e = &expect_;
-  if (e->state == EXPECT_ARMED) {
+  if (log_fd_ >= 0 && e->provider) {
+    log_expectation(e);
+  } else if (e->state == EXPECT_ARMED) {
     struct failure *f = new_failure(FAIL_NO_HIT, e->provider, e->name);
     if (f)
       str_copy(f->detail, sizeof f->detail,
@@ -405,6 +466,14 @@ ORACLE_EXTERN_C void oracle_expect_end_(void) {
 }
 
 /* ---- Enabling ---------------------------------------------------------------- */
+
+static void runtime_failure_text(const char *what) {
+  struct failure *f = new_failure(FAIL_RUNTIME, "", "");
+  if (f) {
+    str_copy(f->detail, sizeof f->detail, what);
+    publish(f);
+  }
+}
 
 static void runtime_failure(const char *what, const xsdt_error *err) {
   struct failure *f = new_failure(FAIL_RUNTIME, "", "");
@@ -481,6 +550,16 @@ ORACLE_EXTERN_C int oracle_enable(const char *pattern) {
   struct list_state st;
   unsigned before = site_count_;
   int n;
+  if (log_fd_ >= 0) {
+    /* ORACLE_LOG: the tracer outside stops at what it reads; the result is
+     * the count an enable would have patched. */
+    memset(&err, 0, sizeof err);
+    memset(&st, 0, sizeof st);
+    st.pattern = pattern;
+    if (xsdt_list(collect_site, &st, &err) < 0)
+      runtime_failure("xsdt_list", &err);
+    return (int)st.matched;
+  }
   memset(&err, 0, sizeof err);
   n = xsdt_enable(pattern, handler, NULL, &err);
   if (n < 0) {
@@ -529,6 +608,30 @@ ORACLE_EXTERN_C void oracle_start(void) {
       printf("oracle: ORACLE_FAULT set: expecting a wrong value for %s:%s "
              "arg%d\n",
              prov, name, arg);
+    }
+  }
+  {
+    const char *log = getenv("ORACLE_LOG");
+    if (log && *log) {
+      log_fd_ = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+      if (log_fd_ < 0) {
+        printf("oracle: FAIL cannot open ORACLE_LOG %s\n", log);
+        fflush(stdout);
+        _exit(1);
+      }
+      /* The providers under test, as oracle_enable would pick them. */
+      memset(&err, 0, sizeof err);
+      memset(&st, 0, sizeof st);
+      if (xsdt_list(collect_site, &st, &err) < 0)
+        runtime_failure("xsdt_list", &err);
+      for (i = 0; i < st.provider_count; i++) {
+        char line[ORACLE_NAME_MAX + 16];
+        int n = snprintf(line, sizeof line, "provider %s\n", st.providers[i]);
+        if (n > 0 && write(log_fd_, line, (size_t)n) != n)
+          runtime_failure_text("ORACLE_LOG: short write");
+      }
+      atexit(report);
+      return;
     }
   }
   memset(&err, 0, sizeof err);
@@ -606,6 +709,11 @@ static void print_failure(const struct failure *f, const char *cell) {
     } else if (f->what == 3) {
       snprintf(exp, sizeof exp, "a value");
       snprintf(got, sizeof got, "an unreadable operand");
+    } else if (f->what == 4) {
+      snprintf(exp, sizeof exp, "%.17g (bits 0x%llx)", f->exp_real,
+               (unsigned long long)f->exp_bits);
+      snprintf(got, sizeof got, "%.17g (bits 0x%llx)", f->got_real,
+               (unsigned long long)f->got_bits);
     } else if (f->exp_is_float) {
       snprintf(exp, sizeof exp, "%.17g", f->exp_real);
       snprintf(got, sizeof got, "%.17g", f->got_real);
@@ -645,6 +753,19 @@ static void report(void) {
   const char *cell = cell_();
   unsigned i, stored, unreached = 0, never = 0;
   int failed;
+  if (log_fd_ >= 0) {
+    /* ORACLE_LOG: nothing was enabled here; the tracer outside compares. */
+    printf("oracle: %llu expectations logged for a tracer outside the "
+           "process%s%s\n",
+           expectations_, *cell ? "; cell " : "", cell);
+    for (i = 0; i < failure_count_ && i < ORACLE_MAX_FAILURES; i++)
+      if (failures_[i].ready)
+        print_failure(&failures_[i], cell);
+    fflush(stdout);
+    if (failure_count_ > 0 || expectations_ == 0)
+      _exit(1);
+    return;
+  }
   for (i = 0; i < site_count_; i++) {
     if (was_hit(sites_[i].pc))
       continue;

@@ -17,8 +17,11 @@
  * build puts on the include path for the target.
  *
  * Floating-point arguments are passed as their IEEE-754 bit pattern in an
- * integer register (or, on i386 for doubles, in a stack slot) and marked with
- * the `f` size suffix: `4f@%rax`, `8f@x3`, `8f@(%eax)`.
+ * integer register (or, on i386 for doubles, in a stack slot), described as
+ * an unsigned integer of the same size: `4@%eax`, `8@x3`, `8@(%esp)`. Every
+ * consumer reads that (gdb, libbpf, bcc, bpftrace, perf, stap); the `f` mark
+ * of sys/sdt.h >= 4.5 (`8f@x3`) makes gdb 13 and libbcc drop the argument and
+ * every later one. Define XSDT_FLOAT_SUFFIX to get the `f` mark anyway.
  */
 #ifndef XSDT_USDT_H
 #define XSDT_USDT_H
@@ -175,12 +178,17 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
  * Nothing changes for other arguments. */
 #define XSDT_ARG_PLAIN_(v) XSDT_BOOL_AS_BYTE_(v, ((void)0, (v)))
 
-/* One "n" operand per argument carries size | signed << 4 | float << 5; the
- * note text is built from it with assembler conditionals, because gcc allows
- * only 30 operands per asm and 12 arguments must fit. */
+/* One "n" operand per argument carries size | signed << 4 | `f` mark << 5;
+ * the note text is built from it with assembler conditionals, because gcc
+ * allows only 30 operands per asm and 12 arguments must fit. */
+#ifdef XSDT_FLOAT_SUFFIX
+#define XSDT_FLOAT_MARK_ 32
+#else
+#define XSDT_FLOAT_MARK_ 0
+#endif
 #define XSDT_ARG_CODE_(x)                                                      \
   (XSDT_ARG_SIZE_(x) | (XSDT_ARG_SIGNED_(x) ? 16 : 0) |                        \
-   (XSDT_ARG_FLOAT_(x) ? 32 : 0))
+   (XSDT_ARG_FLOAT_(x) ? XSDT_FLOAT_MARK_ : 0))
 
 #define XSDT_ARG_SIZE_OK_(x)                                                   \
   (XSDT_ARG_SIZE_(x) == 1 || XSDT_ARG_SIZE_(x) == 2 ||                         \
@@ -193,7 +201,7 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
 
 #define XSDT_ARG_CODE_OPERAND_(n, x) [c##n] "n"(XSDT_ARG_CODE_(x))
 
-/* "-" when signed, the size digit, "f" when floating point, then "@".
+/* "-" when signed, the size digit, "f" when marked floating point, then "@".
  * Computed by the assembler from the code, and kept short: with 12
  * arguments the template must stay under the 4095 characters that
  * -Wpedantic (clang -Woverlength-strings) allows a string literal. */

@@ -2,6 +2,8 @@
 // expected values come from the probe call sites, never from the decoder.
 #include "xsdt/runtime.h"
 
+// The decoder's floating-point path: floats with the `f` mark.
+#define XSDT_FLOAT_SUFFIX 1
 #include <xsdt/usdt.h>
 
 #include <gtest/gtest.h>

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Runs a real consumer (tracer or debugger) over a program of the corpus and
+checks what it reads against the source's own values.
+
+  check.py CONSUMER [--emulator CMD] -- PROGRAM [ARGS...]
+
+CONSUMER is one of the registry (consumers.py). The program runs under the
+consumer with ORACLE_LOG set: the value oracle enables nothing and logs what
+the source passed at each probe (truth.py). Every probe the consumer stops
+at, and every argument it reads, is compared with that log.
+
+Prints one line per finding and a summary:
+  CONSUMER: N probes listed, H hits, A arguments equal to the source's, F findings
+Exit status: 0 no finding; 1 findings (the consumer read something else, or
+less); 2 MISSING (the consumer is not installed) or a usage error.
+"""
+import argparse
+import collections
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import consumers  # noqa: E402
+import truth  # noqa: E402
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("consumer", choices=consumers.names())
+    parser.add_argument("--emulator", default="",
+                        help="the cell's emulator command (qemu-ARCH -L SYSROOT), empty natively")
+    parser.add_argument("--timeout", type=float, default=600)
+    argv = sys.argv[1:] if argv is None else argv
+    if "--" not in argv or argv.index("--") == len(argv) - 1:
+        parser.error("no program: CONSUMER [options] -- PROGRAM [ARGS...]")
+    program = argv[argv.index("--") + 1:]
+    args = parser.parse_args(argv[:argv.index("--")])
+    consumer = consumers.get(args.consumer)
+    missing = consumers.missing(consumer, bool(args.emulator))
+    if missing:
+        print(f"{consumer.NAME}: MISSING: {missing}")
+        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "oracle.log")
+        events, output = consumer.read(program, args.emulator, log, args.timeout)
+        try:
+            expected, providers = truth.read_log(log) if os.path.exists(log) else ({}, set())
+        except ValueError as error:
+            print(f"{consumer.NAME}: the oracle's log is unreadable: {error}")
+            return 1
+    # Probes of other providers (libc's, in a static link) are not under test.
+    events = [e for e in events if e[0] not in ("probe", "hit") or
+              (len(e) > 1 and e[1] in providers)]
+    listed = {(e[1], e[2]) for e in events if e[0] == "probe"}
+    observed = collections.defaultdict(list)
+    for event in events:
+        if event[0] == "hit" and len(event) >= 4 and not event[3].startswith("error:"):
+            observed[(event[1], event[2])].append(
+                [int(v) if not v.startswith("error:") else v.replace("_", " ")
+                 for v in event[4:]])
+        elif event[0] == "hit":
+            observed[(event[1], event[2])].append([" ".join(event[3:]).replace("_", " ")])
+    findings = [f"{p}:{n}: not listed by {consumer.NAME}" for p, n in sorted(expected)
+                if (p, n) not in listed]
+    more, agreed = truth.compare(expected, observed)
+    findings += more
+    for event in events:
+        if event[0] == "warning":
+            findings.append("warning: " + " ".join(event[1:]))
+    exits = [e[1] for e in events if e[0] == "exit"]
+    if exits != ["0"]:
+        findings.append(f"the program's exit under {consumer.NAME}: {exits or 'none seen'}")
+    if not expected:
+        findings.append("the program logged no expectation (ORACLE_LOG)")
+    limits = [line.strip() for line in output.splitlines()
+              if any(marker in line for marker in consumer.LIMIT_MARKERS)]
+    for line in dict.fromkeys(limits):
+        findings.append(f"limit of {consumer.NAME}: {line}")
+    for finding in findings:
+        print(f"{consumer.NAME}: {finding}")
+    hits = sum(len(v) for v in observed.values())
+    print(f"{consumer.NAME}: {len(listed)} probes listed, {hits} hits, {agreed} arguments "
+          f"equal to the source's, {len(findings)} findings")
+    if findings and not events:
+        print(output[-2000:])
+    return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
