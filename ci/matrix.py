@@ -57,6 +57,8 @@ from failure_detail import extract_detail, shorten
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "conformance", "impls"))
 import implementations  # noqa: E402
+sys.path.insert(0, os.path.join(REPO, "conformance", "consumers"))
+import consumers  # noqa: E402
 
 OPTS = ["-O0", "-O1", "-O2", "-O3", "-Os"]
 CLANG_ONLY_OPTS = ["-Oz"]
@@ -298,8 +300,36 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
             "elapsed": round(time.monotonic() - started, 1),
             "phases": phases,
             "tests": tests, "cell_failures": cell_failures,
+            "consumers": consumer_summary(tests, bool(toolchain["emulator"])),
             "lit_warnings": warnings[:MAX_LIT_WARNING_LINES],
             "_console_failures": failures}
+
+
+def consumer_summary(tests, emulated):
+    """Per consumer of conformance/consumers: how its tests
+    (consumers/<name>-*.test) came out in the cell. status: ok (every one that
+    ran passed), failed, limit (the consumer's own limit: expected failures,
+    XFAIL, and nothing else failed), missing (not installed here: its tests
+    did not run; never a pass) or none (no test of it ran in the cell)."""
+    summary = {}
+    for name in consumers.names():
+        mine = [t for t in tests if t["name"].startswith(f"consumers/{name}-")]
+        codes = [t["code"] for t in mine]
+        entry = {"passed": codes.count("PASS"), "failed": sum(c in BAD for c in codes),
+                 "limit": codes.count("XFAIL"), "not_applicable": codes.count("UNSUPPORTED")}
+        missing = consumers.missing(consumers.get(name), emulated)
+        if missing:
+            entry.update(status="missing", missing=missing)
+        elif entry["failed"]:
+            entry["status"] = "failed"
+        elif entry["limit"]:
+            entry["status"] = "limit"
+        elif entry["passed"]:
+            entry["status"] = "ok"
+        else:
+            entry["status"] = "none"
+        summary[name] = entry
+    return summary
 
 
 # ------------------------------------------------------------- phase times

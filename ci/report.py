@@ -227,6 +227,36 @@ def catalog_rows(document):
     return names, rows
 
 
+def consumer_text(entry):
+    """One consumer's outcome in one cell, as the consumer table shows it."""
+    status = entry.get("status")
+    ran = entry.get("passed", 0) + entry.get("failed", 0)
+    if status == "missing":
+        return f"MISSING ({entry.get('missing', '')})"
+    if status == "failed":
+        return f"FAIL {entry['passed']}/{ran}"
+    if status == "limit":
+        return f"limit ({entry['limit']} expected failures)" + (
+            f", {entry['passed']}/{ran}" if ran else "")
+    if status == "ok":
+        return f"ok {entry['passed']}/{ran}"
+    return "n/a"
+
+
+def consumer_rows(document):
+    """(consumer names, [(cell key, [text per consumer])]) for the cells
+    whose results carry a consumer summary (ci/matrix.py)."""
+    cells = document["cells"]
+    names = sorted({n for c in cells.values() for n in (c.get("consumers") or {})})
+    rows = []
+    for key in sorted(cells, key=lambda k: (cells[k].get("role") == "reference", k)):
+        summary = cells[key].get("consumers") or {}
+        if summary:
+            rows.append((key, [consumer_text(summary[n]) if n in summary else "n/a"
+                               for n in names]))
+    return names, rows
+
+
 def short_cell(key, implementation):
     """"sys-sdt.<arch>.gcc-12.O2.pie" -> "<arch>.gcc-12.O2.pie"."""
     prefix = implementation + "."
@@ -390,6 +420,16 @@ def render_markdown(document):
             else:
                 line.append(main)
         out.append("| " + " | ".join(line) + " |")
+    consumer_names, consumer_table = consumer_rows(document)
+    if consumer_table:
+        out += ["", "## Consumers", "",
+                "What real tracers read of each cell's probes (`lit-tests/consumers`), "
+                "each value against the source's: passed/ran; limit: the consumer's own "
+                "limit (its tests fail as expected there); MISSING: not installed.", ""]
+        out.append("| cell | " + " | ".join(consumer_names) + " |")
+        out.append("|---|" + "---|" * len(consumer_names))
+        for key, row in consumer_table:
+            out.append(f"| {key} | " + " | ".join(md_escape(t) for t in row) + " |")
     names, catalog = catalog_rows(document)
     if catalog:
         out += ["", "## Known-bug catalog", "",
@@ -606,6 +646,20 @@ def render_html(document):
             out.append(f"<td class=\"cell {css}\"{title}>{text}{note}</td>")
         out.append("</tr>")
     out.append("</tbody></table>")
+
+    consumer_names, consumer_table = consumer_rows(document)
+    if consumer_table:
+        out.append("<h2>Consumers</h2><p>What real tracers read of each cell's probes "
+                   "(lit-tests/consumers), each value against the source's.</p>"
+                   "<table class=\"matrix consumers\"><thead><tr><th>cell</th>" +
+                   "".join(f"<th>{e(n)}</th>" for n in consumer_names) +
+                   "</tr></thead><tbody>")
+        css_of = {"ok": "ok", "FAIL": "failed", "limit": "finding", "MISSING": "missing"}
+        for key, row in consumer_table:
+            out.append(f"<tr><td class=\"label\">{e(key)}</td>" + "".join(
+                f"<td class=\"cell {css_of.get(text.split()[0], 'na')}\">{e(text)}</td>"
+                for text in row) + "</tr>")
+        out.append("</tbody></table>")
 
     names, catalog = catalog_rows(document)
     if catalog:

@@ -28,6 +28,8 @@ base=(
   libclang-rt-14-dev # libFuzzer and the sanitizer runtimes (sdt/fuzz)
   # the reference implementation, for side-by-side comparison
   systemtap-sdt-dev
+  # real consumers that read every cell's probes (conformance/consumers)
+  gdb gdb-multiarch
 )
 
 updated=

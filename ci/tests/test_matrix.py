@@ -4,6 +4,7 @@ import json
 import os
 import tempfile
 import unittest
+import unittest.mock
 
 import helpers  # noqa: F401  (puts ci/ on sys.path)
 import matrix
@@ -222,3 +223,28 @@ class Phases(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ConsumerSummary(unittest.TestCase):
+    """matrix.consumer_summary: a consumer's tests in one cell, summed."""
+
+    def summary(self, codes, missing=None):
+        tests = [{"name": f"consumers/gdb-p{i}.test", "code": c} for i, c in enumerate(codes)]
+        tests.append({"name": "values/p.test", "code": "FAIL"})  # not a consumer's
+        with unittest.mock.patch.object(matrix.consumers, "missing", lambda c, e: missing):
+            return matrix.consumer_summary(tests, emulated=False)["gdb"]
+
+    def test_all_passed(self):
+        self.assertEqual(self.summary(["PASS", "PASS", "UNSUPPORTED"])["status"], "ok")
+
+    def test_a_failure_fails(self):
+        entry = self.summary(["PASS", "FAIL"])
+        self.assertEqual((entry["status"], entry["passed"], entry["failed"]), ("failed", 1, 1))
+
+    def test_expected_failures_are_the_consumers_limit(self):
+        self.assertEqual(self.summary(["XFAIL", "XFAIL"])["status"], "limit")
+        self.assertEqual(self.summary(["XFAIL", "XPASS"])["status"], "failed")
+
+    def test_missing_is_never_a_pass(self):
+        entry = self.summary(["UNSUPPORTED"], missing="not installed")
+        self.assertEqual((entry["status"], entry["missing"]), ("missing", "not installed"))

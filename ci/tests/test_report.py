@@ -329,3 +329,40 @@ class CommandLine(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def with_consumers(document):
+    """The fixture with a consumer summary (ci/matrix.py) on two cells."""
+    cells = document["cells"]
+    cells["alpha.clang-14.O2.pie"]["consumers"] = {
+        "gdb": {"status": "ok", "passed": 15, "failed": 0, "limit": 0, "not_applicable": 0}}
+    cells["alpha.clang-14.O0.pie"]["consumers"] = {
+        "gdb": {"status": "missing", "missing": "not installed (apt-get install gdb-multiarch)",
+                "passed": 0, "failed": 0, "limit": 0, "not_applicable": 15}}
+    return document
+
+
+class Consumers(unittest.TestCase):
+    def test_table_per_cell_and_consumer(self):
+        names, rows = report.consumer_rows(with_consumers(load_fixture()))
+        self.assertEqual(names, ["gdb"])
+        self.assertEqual(dict(rows), {
+            "alpha.clang-14.O2.pie": ["ok 15/15"],
+            "alpha.clang-14.O0.pie": ["MISSING (not installed (apt-get install gdb-multiarch))"]})
+
+    def test_failed_and_limit_texts(self):
+        self.assertEqual(report.consumer_text(
+            {"status": "failed", "passed": 3, "failed": 2, "limit": 0}), "FAIL 3/5")
+        self.assertEqual(report.consumer_text(
+            {"status": "limit", "passed": 0, "failed": 0, "limit": 15}),
+            "limit (15 expected failures)")
+
+    def test_both_reports_have_the_table(self):
+        document = with_consumers(load_fixture())
+        self.assertIn("## Consumers", report.render_markdown(document))
+        html = report.render_html(document)
+        self.assertIn("<h2>Consumers</h2>", html)
+        self.assertIn("MISSING (not installed", html)
+
+    def test_no_table_without_summaries(self):
+        self.assertNotIn("## Consumers", report.render_markdown(load_fixture()))
