@@ -1,3 +1,5 @@
+// xsdt-arch-specific: a table of verdicts per arch grammar, as each
+// consumer's source defines them for that arch.
 // The consumer-grammar rules (sdt/inspect/consumers.h and each arch's
 // consumers.cpp) against verdicts read off the consumers' own parsers and
 // the measured facts (shared sdt-facts §7, §8). Each row names where its
