@@ -226,4 +226,5 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_armhf = {
     .location_violation = xsdt::location_violation,
     .wide_register_value_reason =
         "a 64-bit value is in a register pair, and a spec names one register",
+    .consumer_grammar = &xsdt::armhf::kConsumerGrammar,
 };

@@ -57,4 +57,5 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_i386 = {
     .location_violation = nullptr,
     .wide_register_value_reason =
         "a register pair cannot be named by one register; pass it in memory",
+    .consumer_grammar = &xsdt::x86::kConsumerGrammar32,
 };

@@ -116,4 +116,5 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_ppc64el = {
     .memory_violation = xsdt::memory_violation,
     .location_violation = nullptr,
     .wide_register_value_reason = nullptr,
+    .consumer_grammar = &xsdt::ppc64el::kConsumerGrammar,
 };

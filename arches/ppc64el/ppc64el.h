@@ -8,6 +8,10 @@ namespace xsdt::ppc64el {
 
 void parse_operand(detail::Lexer &lx, Arch arch, ArgLocation &loc);
 
+// What gdb, libbpf, bcc, perf and SystemTap accept of this arch's specs
+// (consumers.cpp).
+extern const ConsumerGrammar kConsumerGrammar;
+
 } // namespace xsdt::ppc64el
 
 #endif // XSDT_ARCHES_PPC64EL_H

@@ -134,4 +134,5 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_riscv64 = {
     .memory_violation = xsdt::memory_violation,
     .location_violation = nullptr,
     .wide_register_value_reason = nullptr,
+    .consumer_grammar = &xsdt::riscv64::kConsumerGrammar,
 };

@@ -132,4 +132,5 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_s390x = {
     .memory_violation = xsdt::memory_violation,
     .location_violation = nullptr,
     .wide_register_value_reason = nullptr,
+    .consumer_grammar = &xsdt::s390x::kConsumerGrammar,
 };

@@ -34,6 +34,11 @@ void parse_operand(detail::Lexer &lx, Arch arch, ArgLocation &loc);
 // SIB forms (an index register), which libbpf before 1.7 and bcc reject.
 std::optional<std::string> memory_violation(const ArgLocation &loc);
 
+// What gdb, libbpf, bcc, perf and SystemTap accept of AT&T specs
+// (consumers.cpp): x86_64's, and i386's, where gdb truncates immediates.
+extern const ConsumerGrammar kConsumerGrammar64;
+extern const ConsumerGrammar kConsumerGrammar32;
+
 // rax..rdi, rsp and rbp (eax.. on i386) with their narrower names, in the
 // arch's DWARF numbering.
 void add_legacy_registers(std::vector<RegisterInfo> &table, int word_bits);

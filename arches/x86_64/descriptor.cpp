@@ -74,4 +74,5 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_x86_64 = {
     .memory_violation = xsdt::x86::memory_violation,
     .location_violation = nullptr,
     .wide_register_value_reason = nullptr,
+    .consumer_grammar = &xsdt::x86::kConsumerGrammar64,
 };

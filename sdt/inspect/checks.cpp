@@ -1,5 +1,7 @@
 #include "checks.h"
 
+#include "consumers.h"
+
 #include "xsdt/arch_port.h"
 
 #include <algorithm>
@@ -121,6 +123,44 @@ void check_specs(const ElfImage &image, const ProbeNote &note,
   }
 }
 
+// One line per spec that a consumer rejects or misreads, naming each such
+// consumer and its rule, then one line per consumer that loses arguments
+// the specs themselves do not (gdb and libbcc drop every argument after a
+// rejected one; libbpf cannot attach the probe).
+void check_consumers(const ElfImage &image, const ProbeNote &note,
+                     CheckReport &report) {
+  auto locs = parse_arg_specs(note.args, image.arch());
+  if (!locs)
+    return; // the specs group reports it
+  std::vector<std::vector<ConsumerVerdict>> verdicts;
+  for (std::size_t i = 0; i < locs->size(); ++i) {
+    const ArgLocation &loc = (*locs)[i];
+    verdicts.push_back(judge_arg(loc, image.arch()));
+    std::string line;
+    for (const ConsumerVerdict &v : verdicts.back()) {
+      if (v.verdict != Verdict::Rejected && v.verdict != Verdict::Misread)
+        continue;
+      line += (line.empty() ? "" : "; ") +
+              std::string(consumer_name(v.consumer)) + " " +
+              std::string(verdict_name(v.verdict)) + " (" + v.reason + ")";
+    }
+    if (!line.empty())
+      report.violations.push_back(note.label() + ": arg" + std::to_string(i) +
+                                  " '" + loc.spec + "': " + line);
+  }
+  for (const ProbeConsumerReport &r : judge_probe(verdicts)) {
+    if (r.lost.size() == r.rejected.size())
+      continue;
+    std::string lost;
+    for (std::size_t i : r.lost)
+      lost += (lost.empty() ? "arg" : ", arg") + std::to_string(i);
+    report.violations.push_back(
+        note.label() + ": " + std::string(consumer_name(r.consumer)) +
+        (r.probe_lost ? " cannot attach the probe: loses " : " loses ") + lost +
+        " (first rejected: arg" + std::to_string(r.rejected.front()) + ")");
+  }
+}
+
 void check_sdt(const SdtScan &sdt, CheckReport &report) {
   for (const SdtDefinition &def : sdt.definitions) {
     ++report.sdt_probes;
@@ -153,7 +193,8 @@ CheckReport run_checks(const ElfImage &image, const NoteScan &scan,
                        const SdtScan *sdt, const CheckGroups &groups) {
   CheckReport report;
   // Checking nothing is a failure: name what the selected groups missed.
-  const bool stapsdt_groups = groups.notes || groups.sites || groups.specs;
+  const bool stapsdt_groups =
+      groups.notes || groups.sites || groups.specs || groups.consumers;
   const bool sdt_found = groups.sdt && sdt && sdt->present;
   if (stapsdt_groups && scan.probes.empty() && !sdt_found)
     report.violations.push_back(groups.sdt ? "no stapsdt or SDT probes"
@@ -173,6 +214,8 @@ CheckReport run_checks(const ElfImage &image, const NoteScan &scan,
     }
     if (groups.specs)
       check_specs(image, note, report);
+    if (groups.consumers)
+      check_consumers(image, note, report);
   }
   if (sdt_found)
     check_sdt(*sdt, report);

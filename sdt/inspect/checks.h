@@ -17,6 +17,9 @@ struct CheckGroups {
   bool sites = true; // the patchable NOP at each (adjusted) pc
   bool specs = true; // every arg spec parses and is portable
   bool sdt = true;   // SDT(9) definition and site records (linked files)
+  // Which of gdb, libbpf, bcc, perf and SystemTap reject or misread each
+  // arg spec, and what they lose with it; only when asked for (--only).
+  bool consumers = false;
 };
 
 struct CheckReport {

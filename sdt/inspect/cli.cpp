@@ -72,7 +72,7 @@ public:
 };
 
 CheckGroups parse_groups(const std::string &list) {
-  CheckGroups groups{false, false, false, false};
+  CheckGroups groups{false, false, false, false, false};
   std::size_t start = 0;
   while (start <= list.size()) {
     std::size_t comma = list.find(',', start);
@@ -85,9 +85,11 @@ CheckGroups parse_groups(const std::string &list) {
       groups.specs = true;
     else if (name == "sdt")
       groups.sdt = true;
+    else if (name == "consumers")
+      groups.consumers = true;
     else
       throw UsageError{"unknown check group '" + name +
-                       "' (notes, sites, specs, sdt)"};
+                       "' (notes, sites, specs, sdt, consumers)"};
     if (comma == std::string::npos)
       break;
     start = comma + 1;
@@ -121,7 +123,8 @@ std::vector<std::string> leftovers(const CLI::App &app,
 
 std::string usage_text() {
   return std::string("usage: ") + kSynopsis +
-         "\nGROUP: notes, sites, specs, sdt\nARCH: " + arch_names_text() +
+         "\nGROUP: notes, sites, specs, sdt, consumers\nARCH: " +
+         arch_names_text() +
          "\nexit: 0 ok, 1 violations or a bad spec, 2 usage or unreadable "
          "input\n";
 }
@@ -216,7 +219,10 @@ CommandLine parse_command_line(const std::vector<std::string> &args) {
               "  notes  note layout, .stapsdt.base, semaphores\n"
               "  sites  the arch's patchable NOP at each site\n"
               "  specs  every arg spec parses and is portable\n"
-              "  sdt    the SDT(9) definition and site records\n" +
+              "  sdt    the SDT(9) definition and site records\n"
+              "  consumers  (only when named) the specs gdb, libbpf, bcc,\n"
+              "         perf or stap reject or misread, and the arguments\n"
+              "         each loses with them\n" +
               wrap("A relocatable object (.o) can only be checked with "
                    "--only=specs.",
                    kWidth))

@@ -6,6 +6,7 @@
 // parse (parse-arg); 2 usage errors and unreadable input.
 #include "checks.h"
 #include "cli.h"
+#include "consumers.h"
 #include "describe.h"
 #include "elf_image.h"
 #include "notes.h"
@@ -14,6 +15,7 @@
 
 #include <elf.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <iostream>
@@ -263,7 +265,7 @@ bool check_file(const std::string &path, const CheckGroups &groups,
   if (!report.violations.empty())
     return true;
   // One line per kind of probe checked.
-  if (groups.notes || groups.sites || groups.specs)
+  if (groups.notes || groups.sites || groups.specs || groups.consumers)
     std::cout << "xsdt-inspect: ok: " << report.probes << " probes, "
               << report.sites << " sites, " << report.args << " args checked"
               << in_file << "\n";
@@ -288,9 +290,31 @@ int cmd_parse_arg(const Options &o) {
               << "\n";
     return kFound;
   }
-  Json items = Json::array();
+  // Each spec's verdict per consumer, and which consumers lose it: by its
+  // own rejection or by an earlier argument's (gdb, libbcc, libbpf).
+  std::vector<std::vector<ConsumerVerdict>> verdicts;
   for (const ArgLocation &loc : *locs)
-    items.push_back(arg_json(loc, arch));
+    verdicts.push_back(judge_arg(loc, arch));
+  const auto probe = judge_probe(verdicts);
+  Json items = Json::array();
+  for (std::size_t i = 0; i < locs->size(); ++i) {
+    Json item = arg_json((*locs)[i], arch);
+    Json consumers = Json::object(), reasons = Json::object();
+    for (const ConsumerVerdict &v : verdicts[i]) {
+      std::string name(consumer_name(v.consumer));
+      consumers[name] = std::string(verdict_name(v.verdict));
+      if (!v.reason.empty())
+        reasons[name] = v.reason;
+    }
+    Json lost = Json::array();
+    for (const ProbeConsumerReport &r : probe)
+      if (std::find(r.lost.begin(), r.lost.end(), i) != r.lost.end())
+        lost.push_back(std::string(consumer_name(r.consumer)));
+    item["consumers"] = std::move(consumers);
+    item["consumer_reasons"] = std::move(reasons);
+    item["lost_by"] = std::move(lost);
+    items.push_back(std::move(item));
+  }
   std::cout << json_lines(items) << "\n";
   return kOk;
 }

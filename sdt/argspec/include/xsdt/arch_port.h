@@ -21,6 +21,7 @@
 #define XSDT_ARCH_PORT_H
 
 #include "xsdt/argspec.h"
+#include "xsdt/consumer_grammar.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -146,6 +147,10 @@ struct ArchDescriptor {
   // Why a value wider than a register cannot be described on this arch, for
   // the portability message; null for the generic "upper bytes" reason.
   const char *wide_register_value_reason;
+  // What gdb, libbpf, bcc, perf and SystemTap accept of this arch's specs,
+  // as their parsers define it (xsdt/consumer_grammar.h); read by
+  // xsdt-inspect. Null: not described.
+  const ConsumerGrammar *consumer_grammar = nullptr;
 
   // The NOP the jump site at `site`, whose jump goes to `target`, holds while
   // disabled (site_encodings[0].nop.size() bytes): encode_jump_nop's, or
