@@ -9,8 +9,11 @@ consumer with ORACLE_LOG set: the value oracle enables nothing and logs what
 the source passed at each probe (truth.py). Every probe the consumer stops
 at, and every argument it reads, is compared with that log.
 
-Prints one line per finding and a summary:
-  CONSUMER: N probes listed, H hits, A arguments equal to the source's, F findings
+Prints one line per finding, one per difference that a known limit of the
+consumer explains (its module's KNOWN_LIMITS: not a pass, not a finding of
+ours), and a summary:
+  CONSUMER: N probes listed, H hits, P arguments passed, A read equal to the
+  source's, L at CONSUMER's known limits, F findings
 Exit status: 0 no finding; 1 findings (the consumer read something else, or
 less); 2 MISSING (the consumer is not installed) or a usage error.
 """
@@ -64,7 +67,7 @@ def main(argv=None):
             observed[(event[1], event[2])].append([" ".join(event[3:]).replace("_", " ")])
     findings = [f"{p}:{n}: not listed by {consumer.NAME}" for p, n in sorted(expected)
                 if (p, n) not in listed]
-    more, agreed = truth.compare(expected, observed)
+    more, agreed, at_limits = truth.compare(expected, observed, consumer.KNOWN_LIMITS)
     findings += more
     for event in events:
         if event[0] == "warning":
@@ -80,9 +83,13 @@ def main(argv=None):
         findings.append(f"limit of {consumer.NAME}: {line}")
     for finding in findings:
         print(f"{consumer.NAME}: {finding}")
+    for limit in at_limits:
+        print(f"{consumer.NAME}: known limit: {limit}")
     hits = sum(len(v) for v in observed.values())
-    print(f"{consumer.NAME}: {len(listed)} probes listed, {hits} hits, {agreed} arguments "
-          f"equal to the source's, {len(findings)} findings")
+    passed = sum(len(values) for hits_of in expected.values() for values in hits_of)
+    print(f"{consumer.NAME}: {len(listed)} probes listed, {hits} hits, {passed} arguments "
+          f"passed, {agreed} read equal to the source's, {len(at_limits)} at "
+          f"{consumer.NAME}'s known limits, {len(findings)} findings")
     if findings and not events:
         print(output[-2000:])
     return 1 if findings else 0

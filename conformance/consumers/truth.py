@@ -48,12 +48,14 @@ def read_log(path):
     return expected, providers
 
 
-def compare(expected, observed):
-    """Findings (strings) where the hits a tracer read, {(provider, name):
-    [[int or error text, ...] per hit]}, differ from the oracle's truth,
-    and the number of arguments that agree. Hits of one probe are matched
-    as multisets (threads may hit in any order)."""
-    findings, agreed = [], 0
+def compare(expected, observed, limits=()):
+    """(findings, agreed, at_limits): where the hits a tracer read,
+    {(provider, name): [[int or error text, ...] per hit]}, differ from the
+    oracle's truth (strings), the number of arguments that agree, and the
+    differences that one of the consumer's known limits explains (strings;
+    each limit is a function (Value, int) -> why or None). Hits of one probe
+    are matched as multisets (threads may hit in any order)."""
+    findings, agreed, at_limits = [], 0, []
     for key in sorted(set(expected) | set(observed)):
         probe = f"{key[0]}:{key[1]}"
         want, got = expected.get(key, []), observed.get(key, [])
@@ -80,7 +82,12 @@ def compare(expected, observed):
                 if not isinstance(n, int):
                     findings.append(f"{probe} arg{i}: not read ({n}); the source passed {v}")
                 elif not v.matches(n):
-                    findings.append(f"{probe} arg{i}: read {n:#x}; the source passed {v}")
+                    why = next((w for w in (limit(v, n) for limit in limits) if w), None)
+                    text = f"{probe} arg{i}: read {n:#x}; the source passed {v}"
+                    if why:
+                        at_limits.append(f"{text}: {why}")
+                    else:
+                        findings.append(text)
                 else:
                     agreed += 1
-    return findings, agreed
+    return findings, agreed, at_limits

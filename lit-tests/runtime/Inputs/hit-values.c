@@ -1,10 +1,13 @@
 /* Enable, hit, and compare every decoded argument with the value the
  * source passed: each integer width and sign, pointers, float and double,
  * constants (immediates) and values loaded from globals. */
-/* Floats with the `f` mark (sys/sdt.h's spelling), which the decoder gives
- * as doubles; xsdt's default, the IEEE bits as an integer, is what the value
- * oracle checks in every cell. */
-#define XSDT_FLOAT_SUFFIX 1
+/* Built with -DXSDT_FLOAT_SUFFIX (hit-values.test): floats with the `f`
+ * mark (sys/sdt.h's spelling), which the decoder gives as doubles. xsdt's
+ * default, the IEEE bits as an integer, is what the value oracle checks in
+ * every cell. */
+#ifndef XSDT_FLOAT_SUFFIX
+#error "build with -DXSDT_FLOAT_SUFFIX"
+#endif
 #include "rt-test.h"
 
 struct seen {
