@@ -76,7 +76,7 @@ ArgLocation parse_spec_or_throw(std::string_view spec, std::size_t origin,
     loc.is_signed = true;
     loc.operand = spec;
     Lexer lx(loc.operand, origin);
-    arch.descriptor().parse_operand(lx, arch, loc);
+    parse_operand_or_expression(lx, arch, loc);
     return loc;
   }
   std::size_t i = 0;
@@ -107,7 +107,7 @@ ArgLocation parse_spec_or_throw(std::string_view spec, std::size_t origin,
   if (loc.operand.empty())
     fail("missing operand after '@'", spec, origin);
   Lexer lx(loc.operand, origin + i);
-  arch.descriptor().parse_operand(lx, arch, loc);
+  parse_operand_or_expression(lx, arch, loc);
   return loc;
 }
 
@@ -123,14 +123,29 @@ std::vector<SpecText> split(std::string_view args) {
       fail("more than 12 arguments", args.substr(start, end - start), start);
     specs.push_back(SpecText{args.substr(start, end - start), start});
   };
+  // gdb reads spaces inside parentheses as part of an expression
+  // (`8@$100-(  ($8+$10) -$50)+$3`); only parentheses that close count.
+  std::vector<int> in_parens(args.size() + 1, 0);
+  std::vector<std::size_t> open;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == '(') {
+      open.push_back(i);
+    } else if (args[i] == ')' && !open.empty()) {
+      ++in_parens[open.back() + 1];
+      --in_parens[i];
+      open.pop_back();
+    }
+  }
   int depth = 0; // aarch64 writes `[sp, 16]` with a space inside brackets
+  int parens = 0;
   std::size_t start = 0;
   for (std::size_t i = 0; i < args.size(); ++i) {
+    parens += in_parens[i];
     if (args[i] == '[')
       ++depth;
     else if (args[i] == ']' && depth > 0)
       --depth;
-    else if (args[i] == ' ' && depth == 0) {
+    else if (args[i] == ' ' && depth == 0 && parens == 0) {
       push(start, i);
       start = i + 1;
     }

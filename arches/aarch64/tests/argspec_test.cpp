@@ -149,5 +149,33 @@ TEST(Args, ErrorPositionsAreInTheWholeString) {
   EXPECT_EQ(a.error().position, 20u);
 }
 
+// gdb's expressions over AArch64 operands (stap-probe.c with
+// aarch64-linux-tdep.c: integers bare or after '#', registers without a
+// prefix, indirection in brackets): classified Symbolic.
+TEST(AArch64, GdbExpressions) {
+  for (const char *spec : {"8@x0+x1", "-8@[sp, 16]+#8", "8@-(x3)", "8@(x1+8)*2",
+                           "8@[x29, -8]<<2", "8@!x2"}) {
+    ArgLocation e = must_parse(spec, kA64);
+    EXPECT_EQ(e.kind, LocationKind::Symbolic) << spec;
+    EXPECT_TRUE(has(e.symbolic_reason, "gdb expression")) << spec;
+  }
+  EXPECT_EQ(must_parse("-8@[sp, 16]+#8", kA64).base_reg, "sp");
+  ParseError e = must_fail("8@x0+x31", kA64);
+  EXPECT_EQ(e.token, "x31");
+  EXPECT_EQ(e.position, 5u);
+  EXPECT_TRUE(has(must_fail("8@(x0+1", kA64).message, "unbalanced '('"));
+}
+
+// perf's arm64 SDT operands (tools/perf/arch/arm64/util/perf_regs.c:
+// SDT_OP_REGEX1 x registers, SDT_OP_REGEX2 [sp], [sp, NUM], [sp,NUM];
+// constants skipped): all read by the grammar itself.
+TEST(AArch64, PerfForms) {
+  EXPECT_EQ(must_parse("8@x29", kA64).kind, LocationKind::Register);
+  EXPECT_EQ(must_parse("8@[sp]", kA64).kind, LocationKind::Memory);
+  EXPECT_EQ(must_parse("8@[sp, 16]", kA64).displacement, 16);
+  EXPECT_EQ(must_parse("8@[sp,16]", kA64).displacement, 16);
+  EXPECT_EQ(must_parse("-4@42", kA64).kind, LocationKind::Immediate);
+}
+
 } // namespace
 } // namespace xsdt

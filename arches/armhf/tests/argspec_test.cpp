@@ -87,5 +87,26 @@ TEST(Armhf, Errors) {
   }
 }
 
+// gdb's expressions over 32-bit ARM operands (stap-probe.c with
+// arm-linux-tdep.c: integers bare or after '#' or '$', registers rN,
+// indirection in brackets): classified Symbolic.
+TEST(Armhf, GdbExpressions) {
+  for (const char *spec :
+       {"4@r0+#4", "4@[sp, #8]-r1", "-4@-(r3)", "4@(r1|r2)", "4@$3*r4"}) {
+    ArgLocation e = must_parse(spec, kArm);
+    EXPECT_EQ(e.kind, LocationKind::Symbolic) << spec;
+    EXPECT_TRUE(has(e.symbolic_reason, "gdb expression")) << spec;
+  }
+  EXPECT_EQ(must_parse("4@[sp, #8]-r1", kArm).base_reg, "sp");
+  ParseError e = must_fail("4@r0+", kArm);
+  EXPECT_EQ(e.position, 5u);
+  EXPECT_TRUE(has(e.message, "expected an operand after '+'"));
+  // An unknown name is a symbol in this grammar, and no expression names
+  // one: the grammar's error stands.
+  e = must_fail("4@r0+r99", kArm);
+  EXPECT_EQ(e.token, "+r99");
+  EXPECT_EQ(e.position, 4u);
+}
+
 } // namespace
 } // namespace xsdt

@@ -79,5 +79,21 @@ TEST(I386, Errors) {
   EXPECT_EQ(must_fail("4@(%ebx,%esp,2)", kI386).token, "%esp");
 }
 
+// gdb's expressions (stap-probe.c with i386-tdep.c's prefixes: '$', '%',
+// parentheses) over i386's operands: classified Symbolic.
+TEST(I386, GdbExpressions) {
+  for (const char *spec : {"4@%eax+$1", "-4@-4(%ebp)*$2", "-4@-($4)",
+                           "4@(%esp)&$255", "4@!%ecx"}) {
+    ArgLocation e = must_parse(spec, kI386);
+    EXPECT_EQ(e.kind, LocationKind::Symbolic) << spec;
+    EXPECT_TRUE(has(e.symbolic_reason, "gdb expression")) << spec;
+  }
+  // gdb.arch/i386-stap-eval-lang-ada.S's spec stays plain memory.
+  EXPECT_EQ(must_parse("-4@-4(%ebp)", kI386).kind, LocationKind::Memory);
+  ParseError e = must_fail("4@%eax+%rax", kI386);
+  EXPECT_EQ(e.token, "%rax");
+  EXPECT_EQ(e.position, 7u);
+}
+
 } // namespace
 } // namespace xsdt

@@ -86,5 +86,32 @@ TEST(Ppc64el, Errors) {
   }
 }
 
+// gdb's expressions over POWER operands (stap-probe.c with ppc-linux-tdep.c:
+// integers after 'i', registers by number, indirection in parentheses):
+// classified Symbolic. A bare number is a register, as gdb reads it.
+TEST(Ppc64el, GdbExpressions) {
+  for (const char *spec :
+       {"8@3+i8", "8@8(31)*i2", "-8@-(3)", "8@%r3^%r4", "8@(9)+(i1)"}) {
+    ArgLocation e = must_parse(spec, kPpc);
+    EXPECT_EQ(e.kind, LocationKind::Symbolic) << spec;
+    EXPECT_TRUE(has(e.symbolic_reason, "gdb expression")) << spec;
+  }
+  EXPECT_EQ(must_parse("8@3+i8", kPpc).base_reg, "3");
+  ParseError e = must_fail("8@3+99", kPpc);
+  EXPECT_EQ(e.token, "99");
+  EXPECT_EQ(e.position, 4u);
+}
+
+// perf's powerpc SDT operands (tools/perf/arch/powerpc/util/perf_regs.c:
+// REG or %rREG, NUM(REG) or NUM(%rREG) with an optional '-'; 'i'
+// constants skipped): all read by the grammar itself.
+TEST(Ppc64el, PerfForms) {
+  EXPECT_EQ(must_parse("8@3", kPpc).kind, LocationKind::Register);
+  EXPECT_EQ(must_parse("8@%r31", kPpc).kind, LocationKind::Register);
+  EXPECT_EQ(must_parse("-8@-8(3)", kPpc).displacement, -8);
+  EXPECT_EQ(must_parse("8@8(%r31)", kPpc).displacement, 8);
+  EXPECT_EQ(must_parse("-4@i-7", kPpc).immediate, -7);
+}
+
 } // namespace
 } // namespace xsdt

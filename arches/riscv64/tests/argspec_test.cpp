@@ -99,5 +99,21 @@ TEST(RiscV64, Errors) {
   }
 }
 
+// gdb's expression syntax (stap-probe.c) over RISC-V operands: classified
+// Symbolic. gdb 13 reads no riscv64 argument; the syntax is the generic one.
+TEST(Riscv64, GdbExpressions) {
+  for (const char *spec : {"8@a0+a1", "8@-88(s0)|1", "8@-(a0)", "8@a0%a1"}) {
+    ArgLocation e = must_parse(spec, kRv);
+    EXPECT_EQ(e.kind, LocationKind::Symbolic) << spec;
+    EXPECT_TRUE(has(e.symbolic_reason, "gdb expression")) << spec;
+  }
+  // %lo(sym)(a5) is the grammar's own relocation form, as before.
+  EXPECT_EQ(must_parse("8@%lo(g)(a5)", kRv).symbolic_reason,
+            "needs symbol resolution: %lo(g)(a5)");
+  ParseError e = must_fail("8@a0+a8", kRv);
+  EXPECT_EQ(e.token, "a8");
+  EXPECT_EQ(e.position, 5u);
+}
+
 } // namespace
 } // namespace xsdt

@@ -84,5 +84,27 @@ TEST(S390x, Errors) {
   }
 }
 
+// gdb's expressions over s390x operands (stap-probe.c with
+// s390-linux-tdep.c: bare integers, registers after '%', indirection in
+// parentheses): classified Symbolic.
+TEST(S390x, GdbExpressions) {
+  for (const char *spec :
+       {"8@%r2+8", "8@160(%r15)*2", "-4@-(%r3)", "8@%r2%%r3", "8@(%r2)&255"}) {
+    ArgLocation e = must_parse(spec, kS390x);
+    EXPECT_EQ(e.kind, LocationKind::Symbolic) << spec;
+    EXPECT_TRUE(has(e.symbolic_reason, "gdb expression")) << spec;
+  }
+  ParseError e = must_fail("8@%r2+%r16", kS390x);
+  EXPECT_EQ(e.token, "%r16");
+}
+
+// perf's s390 SDT operands (tools/perf/arch/s390/util/perf_regs.c: %rN and
+// [+-]NUM(%rN)): all read by the grammar itself.
+TEST(S390x, PerfForms) {
+  EXPECT_EQ(must_parse("8@%r2", kS390x).kind, LocationKind::Register);
+  EXPECT_EQ(must_parse("-8@+160(%r15)", kS390x).displacement, 160);
+  EXPECT_EQ(must_parse("-8@-8(%r11)", kS390x).displacement, -8);
+}
+
 } // namespace
 } // namespace xsdt

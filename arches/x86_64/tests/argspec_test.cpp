@@ -210,5 +210,87 @@ TEST(X86_64, Errors) {
   }
 }
 
+// gdb's expressions over AT&T operands (stap-probe.c; amd64-linux-tdep.c:
+// integers after '$', registers after '%', indirection in parentheses) are
+// read and classified Symbolic. Vectors from gdb's testsuite:
+// gdb.arch/amd64-stap-expressions.S and amd64-stap-wrong-subexp.S.
+TEST(X86_64, GdbExpressions) {
+  for (const char *spec :
+       {"8@!($0+$1)", "-8@-($3+$4)", "-8@~$22", "8@$3+($10-$8)-$1",
+        "8@$100-(($8+$10)-$50)+((($8 - $9) + $40) - $4)+$4", "8@$128&$128",
+        "8@$8|$4", "-4@-($4)", "-4@$-3+($22/$2)-$16"}) {
+    ArgLocation e = must_parse(spec, kX64);
+    EXPECT_EQ(e.kind, LocationKind::Symbolic) << spec;
+    EXPECT_TRUE(has(e.symbolic_reason, "gdb expression (operators): only gdb "
+                                       "evaluates it"))
+        << spec << ": " << e.symbolic_reason;
+  }
+  // amd64-stap-expressions.S's plus2: spaces inside the parentheses.
+  auto r = parse_arg_specs("8@$100-(  ($8+$10) -$50)+$3 -4@%eax", kX64);
+  ASSERT_TRUE(r) << r.error().to_string();
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ((*r)[0].kind, LocationKind::Symbolic);
+  EXPECT_EQ((*r)[1].base_reg, "eax");
+  // Registers and memory operands as atoms; '%' after an operand is gdb's
+  // remainder operator, before one a register.
+  ArgLocation m = must_parse("8@-8(%rbp)+%rax*8", kX64);
+  EXPECT_EQ(m.kind, LocationKind::Symbolic);
+  EXPECT_EQ(m.base_reg, "rbp");
+  EXPECT_EQ(must_parse("8@%rax%%rbx", kX64).base_reg, "rax");
+  EXPECT_EQ(must_parse("-4@$10%$3", kX64).kind, LocationKind::Symbolic);
+  EXPECT_EQ(must_parse("8@($4)", kX64).symbolic_reason,
+            "gdb expression (parentheses): only gdb evaluates it: ($4)");
+}
+
+// What the AT&T grammar reads itself is unchanged: gdb's triplet
+// (gdb.arch/amd64-stap-triplet.S), constant sums, indirection.
+TEST(X86_64, PlainFormsStayPlain) {
+  ArgLocation t = must_parse("-4@-4+16-16(%rbp)", kX64);
+  EXPECT_EQ(t.kind, LocationKind::Memory);
+  EXPECT_EQ(t.displacement, -4);
+  EXPECT_EQ(must_parse("4@$1+2", kX64).kind, LocationKind::Immediate);
+  EXPECT_EQ(must_parse("8@(%rsp)", kX64).kind, LocationKind::Memory);
+  EXPECT_EQ(must_parse("-4@g(%rip)", kX64).symbolic_reason,
+            "needs symbol resolution: g(%rip)");
+}
+
+// perf's x86 SDT operands (tools/perf/arch/x86/util/perf_regs.c, its
+// SDT_OP_REGEX: an optional sign, digits, optional parentheses around a
+// %register; $immediates skipped) and its optional SIZE@
+// (util/probe-file.c, synthesize_sdt_probe_arg).
+TEST(X86_64, PerfForms) {
+  EXPECT_EQ(must_parse("8@%rdi", kX64).kind, LocationKind::Register);
+  EXPECT_EQ(must_parse("-4@-20(%rbp)", kX64).displacement, -20);
+  EXPECT_EQ(must_parse("-4@+20(%rbp)", kX64).displacement, 20);
+  EXPECT_EQ(must_parse("8@(%rsp)", kX64).base_reg, "rsp");
+  EXPECT_EQ(must_parse("-4@$-1", kX64).immediate, -1);
+  EXPECT_FALSE(must_parse("%rdi", kX64).sized);
+}
+
+TEST(X86_64, GdbExpressionErrors) {
+  struct Case {
+    const char *spec;
+    const char *token;
+    std::size_t position;
+    const char *message;
+  };
+  for (Case c : {
+           // gdb.arch/amd64-stap-wrong-subexp.S: gdb says "Invalid operator
+           // `('"; nothing here reads '(' after an operand either.
+           Case{"-4@$-3($4+$3)", "($4+$3)", 6, "unexpected text"},
+           Case{"8@$3+($10-$8", "(", 5, "unbalanced '('"},
+           Case{"8@$3+$10)", ")", 8, "unbalanced ')'"},
+           Case{"8@$1+", "", 5, "expected an operand after '+'"},
+           Case{"8@$1+%foo", "%foo", 5, "unknown x86_64 register"},
+           Case{"8@-%r16", "%r16", 3, "unknown x86_64 register"},
+           Case{"8@($1 $2)", "$2", 6, "expected an operator or ')'"},
+       }) {
+    ParseError e = must_fail(c.spec, kX64);
+    EXPECT_EQ(e.token, c.token) << c.spec << ": " << e.to_string();
+    EXPECT_EQ(e.position, c.position) << c.spec << ": " << e.to_string();
+    EXPECT_TRUE(has(e.message, c.message)) << c.spec << ": " << e.to_string();
+  }
+}
+
 } // namespace
 } // namespace xsdt

@@ -204,6 +204,155 @@ TEST(Toolkit, Errors) {
   }
 }
 
+// ---- gdb expressions (expression.cpp) -------------------------------------
+//
+// gdb reads an operand as an expression of the arch's operands joined by the
+// assembler's infix operators (stap-probe.c: stap_parse_argument_1, its
+// precedence table and stap_is_operator), with parentheses for grouping.
+// Only gdb evaluates one, so such a spec parses as Symbolic.
+
+TEST(Expression, IsSymbolicOnlyGdbEvaluatesIt) {
+  ArgLocation e = must_parse("8@%r1+%r2", kFixture);
+  EXPECT_EQ(e.kind, LocationKind::Symbolic);
+  EXPECT_EQ(e.symbolic_reason,
+            "gdb expression (operators): only gdb evaluates it: %r1+%r2");
+  EXPECT_EQ(violation("8@%r1+%r2", kFixture),
+            "gdb expression (operators): only gdb evaluates it: %r1+%r2");
+  EXPECT_EQ(e.size, 8);
+  EXPECT_EQ(e.operand, "%r1+%r2");
+  // The first register it names, for information.
+  EXPECT_EQ(e.base_reg, "r1");
+  ArgLocation p = must_parse("-4@( %r3)", kFixture);
+  EXPECT_EQ(p.kind, LocationKind::Symbolic);
+  EXPECT_EQ(p.symbolic_reason,
+            "gdb expression (parentheses): only gdb evaluates it: ( %r3)");
+  EXPECT_TRUE(p.is_signed);
+  EXPECT_EQ(must_parse("8@2*3", kFixture).base_reg, "");
+}
+
+TEST(Expression, EveryBinaryOperator) {
+  for (const char *op : {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^",
+                         "&&", "||", "==", "!=", "<>", "<", "<=", ">", ">="}) {
+    const std::string spec = std::string("8@%r1") + op + "%r2";
+    ArgLocation e = must_parse(spec, kFixture);
+    EXPECT_EQ(e.kind, LocationKind::Symbolic) << spec;
+    EXPECT_TRUE(has(e.symbolic_reason, "operators")) << spec;
+  }
+}
+
+TEST(Expression, UnaryOperators) {
+  for (const char *spec : {"8@-%r1", "8@+%r1", "8@~%r1", "8@!%r1", "8@-(2)",
+                           "8@!!%r3", "8@~-(2*%r1)", "8@-(3)"})
+    EXPECT_EQ(must_parse(spec, kFixture).kind, LocationKind::Symbolic) << spec;
+  // A signed number is the grammar's own immediate, as before.
+  EXPECT_EQ(must_parse("8@-3", kFixture).kind, LocationKind::Immediate);
+}
+
+// Operands are the arch's own, memory operands included; what the grammar
+// reads whole stays what it was.
+TEST(Expression, OperandsAreTheArchs) {
+  for (const char *spec : {"4@[%r6, -8]*2", "8@#4+%r1", "8@(3+8)<<2",
+                           "8@((2+%r1)*[%r6, -8])<<1", "8@%r1+0x10"})
+    EXPECT_EQ(must_parse(spec, kFixture).kind, LocationKind::Symbolic) << spec;
+  ArgLocation plain = must_parse("4@1+2", kFixture);
+  EXPECT_EQ(plain.kind, LocationKind::Immediate);
+  EXPECT_EQ(plain.immediate, 3);
+  EXPECT_EQ(must_parse("-4@[%r6, -4+16-16]", kFixture).kind,
+            LocationKind::Memory);
+  EXPECT_EQ(must_parse("4@sym+8", kFixture).symbolic_reason,
+            "needs symbol resolution: sym+8");
+}
+
+// gdb's expressions name registers and numbers, never symbols: an operand
+// that would need one is no expression, and the grammar's error stands.
+TEST(Expression, NoSymbols) {
+  ParseError e = must_fail("8@sym*2", kFixture);
+  EXPECT_EQ(e.token, "*2");
+  EXPECT_EQ(e.position, 5u);
+  EXPECT_TRUE(has(e.message, "unexpected text after the operand"));
+  EXPECT_EQ(must_fail("8@%r1+(sym)", kFixture).token, "+(sym)");
+  EXPECT_EQ(must_fail("8@%r1+( sym)", kFixture).token, "+( sym)");
+}
+
+TEST(Expression, WithoutSize) {
+  ArgLocation e = must_parse("%r1*%r2", kFixture);
+  EXPECT_FALSE(e.sized);
+  EXPECT_EQ(e.kind, LocationKind::Symbolic);
+  EXPECT_TRUE(has(violation("%r1*%r2", kFixture), "SDT v1"));
+}
+
+// gdb skips spaces inside parentheses only; outside them a space ends the
+// spec.
+TEST(Expression, SpacesInsideParentheses) {
+  EXPECT_EQ(must_parse("8@( %r1 + 2 )", kFixture).kind, LocationKind::Symbolic);
+  auto r = parse_arg_specs("8@(2 + %r1)*4 -4@%w0 8@( ( 1 ) )", kFixture);
+  ASSERT_TRUE(r) << r.error().to_string();
+  ASSERT_EQ(r->size(), 3u);
+  EXPECT_EQ((*r)[0].spec, "8@(2 + %r1)*4");
+  EXPECT_EQ((*r)[1].base_reg, "w0");
+  EXPECT_EQ((*r)[2].kind, LocationKind::Symbolic);
+  auto s = split_arg_specs("8@(2 + %r1) 4@%r0");
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->size(), 2u);
+  EXPECT_EQ((*s)[1].position, 12u);
+  // A parenthesis that does not close keeps no space.
+  auto u = split_arg_specs("8@(%r1 4@%r0");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->size(), 2u);
+}
+
+TEST(Expression, Errors) {
+  struct Case {
+    const char *spec;
+    const char *token;
+    std::size_t position;
+    const char *message;
+  };
+  for (Case c : {
+           Case{"8@(2+%r1", "(", 2, "unbalanced '('"},
+           Case{"8@((2)", "(", 2, "unbalanced '('"},
+           Case{"8@%r1+2)", ")", 7, "unbalanced ')'"},
+           Case{"8@%r1+", "", 6, "expected an operand after '+'"},
+           Case{"8@(2*)", ")", 5, "expected a number or a symbol"},
+           Case{"8@%r1+%foo", "%foo", 6, "unknown fixture register"},
+           Case{"8@-%foo", "%foo", 3, "unknown fixture register"},
+           Case{"8@(2 #2)", "#2", 5, "expected an operator or ')'"},
+           // A parenthesis before the register prefix is the arch's
+           // indirection (gdb's, on AT&T arches), never a group.
+           Case{"8@(%r1)", "(", 2, "expected a number or a symbol"},
+           Case{"8@%r1**2", "*", 6, "expected a number or a symbol"},
+           Case{"8@%r1+2=3", "=3", 7, "expected an operator"},
+           Case{"8@%r1+2!3", "!3", 7, "expected an operator"},
+           Case{"8@%r1+[%r1", "", 10, "expected ']'"},
+           // Nothing read as an expression: the grammar's error, as before.
+           Case{"8@%r1=2", "=2", 5, "unexpected text after the operand"},
+           Case{"8@()", "(", 2, "expected a number or a symbol"},
+       }) {
+    ParseError e = must_fail(c.spec, kFixture);
+    EXPECT_EQ(e.token, c.token) << c.spec << ": " << e.to_string();
+    EXPECT_EQ(e.position, c.position) << c.spec << ": " << e.to_string();
+    EXPECT_TRUE(has(e.message, c.message)) << c.spec << ": " << e.to_string();
+  }
+  // Positions are in the whole args string.
+  auto r = parse_arg_specs("4@%r0 8@(2+%r1", kFixture);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().token, "(");
+  EXPECT_EQ(r.error().position, 8u);
+}
+
+TEST(Expression, NestingIsBounded) {
+  const std::string deep =
+      "8@" + std::string(100, '(') + "1" + std::string(100, ')');
+  ParseError e = must_fail(deep, kFixture);
+  EXPECT_TRUE(has(e.message, "nested too deeply")) << e.to_string();
+  const std::string shallow =
+      "8@" + std::string(20, '(') + "1+%r1" + std::string(20, ')');
+  EXPECT_EQ(must_parse(shallow, kFixture).kind, LocationKind::Symbolic);
+  EXPECT_TRUE(
+      has(must_fail("8@" + std::string(100, '-') + "%r1", kFixture).message,
+          "nested too deeply"));
+}
+
 // ---- Locations the fixture's grammar builds --------------------------------
 
 TEST(Location, RegisterAndMemory) {

@@ -275,6 +275,12 @@ RegisterInfo require_register(Arch arch, std::string_view name,
 // memory: a floating-point or vector register.
 void require_address_register(const RegisterInfo &reg, std::size_t position);
 
+// The whole operand under lx in the arch's grammar (its descriptor's
+// parse_operand) or, when that grammar refuses it, as a gdb expression of
+// the arch's operands (`$3+($10-$8)`), which comes back Symbolic
+// (expression.cpp).
+void parse_operand_or_expression(Lexer &lx, Arch arch, ArgLocation &loc);
+
 void set_base(ArgLocation &loc, const RegisterInfo &reg);
 void set_index(ArgLocation &loc, const RegisterInfo &reg, int scale);
 void mark_symbolic(ArgLocation &loc, std::string_view why);

@@ -8,7 +8,10 @@
 // The parser accepts everything compilers print for inline-asm operands
 // through sys/sdt.h, including forms no tracer can decode without symbol
 // tables (`g(%rip)`, `[x0, #:lo12:sym]`); those come back as
-// LocationKind::Symbolic with a reason, never as a misread location.
+// LocationKind::Symbolic with a reason, never as a misread location. So do
+// the expressions gdb reads (`8@$3+($10-$8)`: the arch's operands joined by
+// the assembler's infix operators, with parentheses), which only gdb
+// evaluates.
 // Errors are values (Parsed<T>); no exception leaves this API.
 #ifndef XSDT_ARGSPEC_H
 #define XSDT_ARGSPEC_H
@@ -132,8 +135,9 @@ inline constexpr std::size_t kMaxArgs = 12;
 Parsed<ArgLocation> parse_arg_spec(std::string_view spec, Arch arch);
 
 // The specs of an args string: split on single spaces outside brackets
-// (aarch64 writes `[sp, 16]`). Empty, or starting with ':', means no
-// arguments. More than kMaxArgs, empty specs (double, leading or trailing
+// (aarch64 writes `[sp, 16]`) and outside parentheses that close (gdb's
+// expressions may have spaces inside them). Empty, or starting with ':', means
+// no arguments. More than kMaxArgs, empty specs (double, leading or trailing
 // spaces) are errors. The views point into `args`.
 struct SpecText {
   std::string_view text;
