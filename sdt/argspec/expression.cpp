@@ -105,6 +105,7 @@ public:
                            ? "gdb expression (operators): only gdb evaluates it"
                            : "gdb expression (parentheses): only gdb "
                              "evaluates it");
+    loc.expression = true;
   }
 
 private:

@@ -53,6 +53,31 @@ std::optional<Ruling> unsized_ruling(Consumer c) {
   return std::nullopt;
 }
 
+// A gdb expression (operators and parentheses over the arch's operands,
+// ArgLocation::expression): stap-probe.c's own syntax (stap_parse_argument),
+// which no other consumer's parser has.
+std::optional<Ruling> expression_ruling(Consumer c) {
+  switch (c) {
+  case Consumer::Gdb:
+    return Ruling{Verdict::Accepted,
+                  "gdb evaluates it (stap_parse_argument's operators)"};
+  case Consumer::Libbpf:
+    return Ruling{Verdict::Rejected,
+                  "libbpf reads one operand, no operators (parse_usdt_arg)"};
+  case Consumer::Bcc:
+    return Ruling{Verdict::Rejected,
+                  "bcc reads one operand, no operators (usdt_args.cc)"};
+  case Consumer::Perf:
+    return Ruling{Verdict::Rejected,
+                  "perf skips it: its regexes match one operand "
+                  "(arch_sdt_arg_parse_op)"};
+  case Consumer::Stap:
+    return Ruling{Verdict::Unknown,
+                  "SystemTap's tapsets.cxx was not read for expressions"};
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 std::string_view consumer_name(Consumer c) {
@@ -115,6 +140,8 @@ std::vector<ConsumerVerdict> judge_arg(const ArgLocation &loc, Arch arch) {
       set(*r);
     } else if (auto u = !loc.sized ? unsized_ruling(c) : std::nullopt) {
       set(*u);
+    } else if (loc.expression) {
+      set(*expression_ruling(c));
     } else {
       set(rules.operand ? rules.operand(loc) : Ruling{});
       if (loc.is_float && v.verdict == Verdict::Accepted && v.reason.empty())

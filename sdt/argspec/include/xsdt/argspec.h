@@ -98,6 +98,9 @@ struct ArgLocation {
   bool constant_expression = false; // a displacement like `-4+16-16`
 
   std::string symbolic_reason; // kind == Symbolic: why it cannot be decoded
+  // Symbolic because it is a gdb expression (operators, parentheses over
+  // the arch's operands): gdb's own syntax, which other consumers lack.
+  bool expression = false;
 };
 
 struct ParseError {

@@ -34,6 +34,12 @@ constexpr Verdict A = Verdict::Accepted, R = Verdict::Rejected,
 
 const Row kRows[] = {
     // The `f` suffix (sdt-facts §8, measured).
+    // gdb's expressions (gdb.arch/amd64-stap-expressions.S): gdb's own.
+    {"x86_64", "8@$3+($10-$8)-$1", Gdb, A, "stap-probe.c stap_parse_argument"},
+    {"x86_64", "8@$3+($10-$8)-$1", Libbpf, R, "usdt.c: one operand"},
+    {"x86_64", "8@$3+($10-$8)-$1", Bcc, R, "usdt_args.cc: one operand"},
+    {"x86_64", "8@$3+($10-$8)-$1", Perf, R, "perf_regs.c regex: one operand"},
+    {"riscv64", "8@a0+a1", Gdb, R, "riscv-linux-tdep.c: no stap hooks"},
     {"x86_64", "8f@%r11", Gdb, R, "sdt-facts §8: gdb 13 rejects f"},
     {"x86_64", "8f@%r11", Bcc, R, "sdt-facts §8: libbcc rejects f"},
     {"x86_64", "8f@%r11", Libbpf, R, "usdt.c parse_usdt_arg ' %d @'"},
