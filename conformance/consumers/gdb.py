@@ -10,15 +10,16 @@ import tempfile
 
 NAME = "gdb"
 PACKAGE = "gdb-multiarch"
-# gdb 13 on a target without stap argument hooks (riscv64) says so once.
+# gdb 13 on a target without stap argument hooks says so once.
 LIMIT_MARKERS = ["SystemTap SDT probe support is not fully implemented"]
 INFERIOR_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gdb_inferior.py")
 
 
 def negated_overflow(value, number):
     """gdb parses a bare immediate -9223372036854775808 (INT64_MIN, as clang
-    writes it on aarch64: `-8@-9223372036854775808`) as the negation of a
-    literal it clamps to INT64_MAX, and reads -9223372036854775807."""
+    writes that constant on arches whose immediates have no prefix:
+    `-8@-9223372036854775808`) as the negation of a literal it clamps to
+    INT64_MAX, and reads -9223372036854775807."""
     if value.kind == "i" and value.size == 8 and value.bits == 1 << 63 and \
             number & ((1 << 64) - 1) == (1 << 63) + 1:
         return "gdb reads INT64_MIN written as an immediate as -INT64_MAX"
