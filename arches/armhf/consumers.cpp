@@ -53,6 +53,9 @@ Ruling gdb_operand(const ArgLocation &loc) {
     if (loc.index)
       return rejected("gdb stops at the index register ('Missing "
                       "indirection suffix')");
+    if (loc.base && loc.base->name == "fp")
+      return misread("gdb reads fp as its frame-base register $fp, not r11 "
+                     "(lit-tests/consumers, measured: [fp, #0] read 0)");
     return accepted();
   }
   return accepted();
