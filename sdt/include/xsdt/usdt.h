@@ -352,15 +352,11 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
 #define XSDT_ARG_TEXT_(n, x)                                                   \
   XSDT_ARG_SIZE_TEXT_(n) XSDT_CAT_(XSDT_ARG_FORM_TEXT_, XSDT_POS_REG_##n)(n)
 /* Instructions before the site for a value operand (armhf's ARM state: a
- * copy of r11 into a register that gdb and libbpf both name), and for the
- * slots' base (the same). */
+ * copy of r11 into a register that gdb and libbpf both name). */
 #ifdef XSDT_ARCH_ARG_CODE_ASM
 #define XSDT_ARG_CODE_TEXT_1(n) XSDT_ARCH_ARG_CODE_ASM(n)
 #else
 #define XSDT_ARG_CODE_TEXT_1(n) ""
-#endif
-#ifdef XSDT_ARCH_SLOT_BASE_CODE_ASM
-#define XSDT_SLOT_BASE_CODE_TEXT_ XSDT_ARCH_SLOT_BASE_CODE_ASM
 #endif
 #define XSDT_ARG_CODE_TEXT_0(n) ""
 #define XSDT_ARG_CODE_TEXT_(n, x)                                              \
@@ -443,10 +439,6 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
 /* ---- The site and its note --------------------------------------------------
  */
 
-#ifndef XSDT_SLOT_BASE_CODE_TEXT_
-#define XSDT_SLOT_BASE_CODE_TEXT_ ""
-#endif
-
 #define XSDT_SEMAPHORE_NAME_(provider, name)                                   \
   XSDT_SEMAPHORE_NAME2_(provider, name)
 #define XSDT_SEMAPHORE_NAME2_(provider, name) provider##_##name##_semaphore
@@ -485,8 +477,7 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
         XSDT_SITE_ASM_(                                                        \
             XSDT_NOTE_ASM_(                                                    \
                 provider, name, semaphore,                                     \
-                XSDT_SLOT_BASE_CODE_TEXT_ XSDT_FOR_##n(                        \
-                    XSDT_ARG_CODE_TEXT_, XSDT_NOTHING_, __VA_ARGS__),          \
+                XSDT_FOR_##n(XSDT_ARG_CODE_TEXT_, XSDT_NOTHING_, __VA_ARGS__), \
                 XSDT_FOR_##n(XSDT_ARG_TEXT_, XSDT_SPACE_TEXT_, __VA_ARGS__)),  \
             n, __VA_ARGS__);                                                   \
   } while (0)
