@@ -19,10 +19,11 @@ def negated_overflow(value, number):
     """gdb parses a bare immediate -9223372036854775808 (INT64_MIN, as clang
     writes that constant on arches whose immediates have no prefix:
     `-8@-9223372036854775808`) as the negation of a literal it clamps to
-    INT64_MAX, and reads -9223372036854775807."""
-    if value.kind == "i" and value.size == 8 and value.bits == 1 << 63 and \
+    INT64_MAX, and reads -9223372036854775807. The same bits are a double
+    -0.0 passed as its IEEE bits."""
+    if value.size == 8 and value.bits & ((1 << 64) - 1) == 1 << 63 and \
             number & ((1 << 64) - 1) == (1 << 63) + 1:
-        return "gdb reads INT64_MIN written as an immediate as -INT64_MAX"
+        return "gdb reads the immediate -9223372036854775808 as -INT64_MAX"
     return None
 
 
