@@ -42,8 +42,13 @@ def scan_probes():
             gdb.Breakpoint(f"-probe-stap {key}", internal=True)
 
 
+def current_pc():
+    """The stopped thread's pc, read from its register."""
+    return int(gdb.parse_and_eval("(unsigned long) $pc"))
+
+
 def read_hit():
-    pc = int(gdb.selected_frame().pc())
+    pc = current_pc()
     provider, name = known.get(pc, ("?", f"{pc:#x}"))
     try:
         argc = int(gdb.parse_and_eval("$_probe_argc"))
@@ -83,13 +88,14 @@ while True:
         emit(f"warning {error}")
         break
     command = "continue"
-    try:
-        gdb.selected_frame()
-    except gdb.error:
+    inferior = gdb.selected_inferior()
+    if inferior.pid == 0 or not inferior.threads():
         break  # the inferior exited
-    # A solib event (a library came or went) or a probe breakpoint.
+    # A solib event (a library came or went) or a probe breakpoint. The pc
+    # comes from the register: a frame may not unwind where a solib event
+    # stops (s390x's ld.so: "PC not saved").
     scan_probes()
-    pc = int(gdb.selected_frame().pc())
+    pc = current_pc()
     if pc in known:
         read_hit()
 out.close()
