@@ -113,15 +113,6 @@ Ruling perf_operand(const ArgLocation &loc) {
   return accepted();
 }
 
-Ruling stap_operand(const ArgLocation &loc) {
-  if (loc.kind == LocationKind::Symbolic || loc.index)
-    return unknown("outside the portable subset; SystemTap's tapsets.cxx "
-                   "was not read for this form");
-  if (loc.base && loc.base->cls != RegisterClass::General)
-    return unknown("SystemTap's register map was not read for this name");
-  return accepted();
-}
-
 } // namespace
 
 constinit const ConsumerGrammar kConsumerGrammar = {{
@@ -132,7 +123,7 @@ constinit const ConsumerGrammar kConsumerGrammar = {{
      bcc_operand},
     {"linux tools/perf/arch/arm64/util/perf_regs.c arch_sdt_arg_parse_op",
      nullptr, perf_operand},
-    {"SystemTap 4.8, measured (sdt-facts §8)", nullptr, stap_operand},
+    {"SystemTap 4.8, measured (sdt-facts §8)", nullptr, stap_measured},
 }};
 
 } // namespace xsdt::aarch64

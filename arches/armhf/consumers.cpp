@@ -93,15 +93,6 @@ Ruling libbpf_operand(const ArgLocation &loc) {
   return accepted();
 }
 
-Ruling stap_operand(const ArgLocation &loc) {
-  if (loc.kind == LocationKind::Symbolic || loc.index)
-    return unknown("outside the portable subset; SystemTap's tapsets.cxx "
-                   "was not read for this form");
-  if (loc.base && loc.base->cls != RegisterClass::General)
-    return unknown("SystemTap's register map was not read for this name");
-  return accepted();
-}
-
 } // namespace
 
 constinit const ConsumerGrammar kConsumerGrammar = {{
@@ -114,7 +105,7 @@ constinit const ConsumerGrammar kConsumerGrammar = {{
      nullptr},
     {"linux tools/perf/util/perf_regs.c (weak arch_sdt_arg_parse_op)",
      "perf has no arm arch_sdt_arg_parse_op: it skips every argument", nullptr},
-    {"SystemTap 4.8, measured (sdt-facts §8)", nullptr, stap_operand},
+    {"SystemTap 4.8, measured (sdt-facts §8)", nullptr, stap_measured},
 }};
 
 } // namespace xsdt::armhf

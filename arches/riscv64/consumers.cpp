@@ -44,12 +44,7 @@ Ruling stap_operand(const ArgLocation &loc) {
   if (loc.kind == LocationKind::Immediate)
     return rejected("SystemTap rejects a bare immediate on riscv64 "
                     "(sdt-facts §8, measured)");
-  if (loc.kind == LocationKind::Symbolic || loc.index)
-    return unknown("outside the portable subset; SystemTap's tapsets.cxx "
-                   "was not read for this form");
-  if (loc.base && loc.base->cls != RegisterClass::General)
-    return unknown("SystemTap's register map was not read for this name");
-  return accepted();
+  return stap_measured(loc);
 }
 
 } // namespace

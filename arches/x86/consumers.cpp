@@ -181,16 +181,6 @@ Ruling perf_operand(const ArgLocation &loc) {
 }
 
 // ---- stap
-Ruling stap_operand(const ArgLocation &loc) {
-  if (loc.kind == LocationKind::Symbolic || loc.index ||
-      loc.constant_expression)
-    return unknown("outside the portable subset; SystemTap's tapsets.cxx "
-                   "was not read for this form");
-  if (loc.base && loc.base->cls != RegisterClass::General)
-    return unknown("SystemTap's register map was not read for this name");
-  return accepted();
-}
-
 constexpr const char *kGdb =
     "gdb/stap-probe.c, gdb/i386-tdep.c (i386_stap_*), amd64-tdep.c names";
 constexpr const char *kLibbpf =
@@ -207,7 +197,7 @@ constinit const ConsumerGrammar kConsumerGrammar64 = {{
     {kLibbpf, nullptr, libbpf_operand},
     {kBcc, nullptr, bcc_operand},
     {kPerf, nullptr, perf_operand},
-    {kStap, nullptr, stap_operand},
+    {kStap, nullptr, stap_measured},
 }};
 
 constinit const ConsumerGrammar kConsumerGrammar32 = {{
@@ -215,7 +205,7 @@ constinit const ConsumerGrammar kConsumerGrammar32 = {{
     {kLibbpf, nullptr, libbpf_operand},
     {kBcc, nullptr, bcc_operand},
     {kPerf, nullptr, perf_operand},
-    {kStap, nullptr, stap_operand},
+    {kStap, nullptr, stap_measured},
 }};
 
 } // namespace xsdt::x86

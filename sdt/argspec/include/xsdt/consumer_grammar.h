@@ -63,6 +63,19 @@ inline const RegisterInfo *base_of(const ArgLocation &loc) {
   return loc.base ? &*loc.base : nullptr;
 }
 
+// SystemTap as measured (sdt-facts §8; its tapsets.cxx not read): plain
+// integer registers and register-relative memory are read; anything outside
+// the portable subset is unknown. An arch checks its own immediates first.
+inline Ruling stap_measured(const ArgLocation &loc) {
+  if (loc.kind == LocationKind::Symbolic || loc.index ||
+      loc.constant_expression)
+    return unknown("outside the portable subset; SystemTap's tapsets.cxx "
+                   "was not read for this form");
+  if (loc.base && loc.base->cls != RegisterClass::General)
+    return unknown("SystemTap's register map was not read for this name");
+  return accepted();
+}
+
 } // namespace consumer_rules
 
 } // namespace xsdt
