@@ -255,6 +255,9 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
             if code in BAD:
                 failures.append((outcome["name"], code, test.get("output", "")))
                 outcome["detail"] = extract_detail(code, test.get("output", ""))
+            limits = KNOWN_LIMITS_LINE.findall(test.get("output") or "")
+            if outcome["name"].startswith("consumers/") and limits:
+                outcome["known_limits"] = int(limits[-1])
             tests.append(outcome)
     tests.sort(key=lambda t: t["name"])
     ran = sum(counts.get(c, 0) for c in ("PASS", "FAIL", "XFAIL", "XPASS"))
@@ -305,24 +308,38 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
             "_console_failures": failures}
 
 
+# The summary line of conformance/consumers/check.py (on stderr, which lit
+# keeps): how many readings a consumer's known limit explains.
+KNOWN_LIMITS_LINE = re.compile(r"(\d+) at \S+ known limits, \d+ findings")
+
+
 def consumer_summary(tests, emulated):
     """Per consumer of conformance/consumers: how its tests
     (consumers/<name>-*.test) came out in the cell. status: ok (every one that
     ran passed), failed, limit (the consumer's own limit: expected failures,
     XFAIL, and nothing else failed), missing (not installed here: its tests
-    did not run; never a pass) or none (no test of it ran in the cell)."""
+    did not run; never a pass), n/a (the consumer does not read this arch;
+    why in not_applicable_reason) or none (no test of it ran in the cell).
+    known_limits counts the readings that the consumer's own known limits
+    explain in tests that passed (bpftrace's arg6, perf's immediates): such
+    a cell is "limit", not "ok"."""
     summary = {}
     for name in consumers.names():
         mine = [t for t in tests if t["name"].startswith(f"consumers/{name}-")]
         codes = [t["code"] for t in mine]
         entry = {"passed": codes.count("PASS"), "failed": sum(c in BAD for c in codes),
-                 "limit": codes.count("XFAIL"), "not_applicable": codes.count("UNSUPPORTED")}
-        missing = consumers.missing(consumers.get(name), emulated)
+                 "limit": codes.count("XFAIL"), "not_applicable": codes.count("UNSUPPORTED"),
+                 "known_limits": sum(t.get("known_limits", 0) for t in mine)}
+        consumer = consumers.get(name)
+        missing = consumers.missing(consumer, emulated)
+        unsupported = consumers.unsupported(consumer, emulated)
         if missing:
             entry.update(status="missing", missing=missing)
+        elif unsupported:
+            entry.update(status="n/a", not_applicable_reason=unsupported)
         elif entry["failed"]:
             entry["status"] = "failed"
-        elif entry["limit"]:
+        elif entry["limit"] or entry["known_limits"]:
             entry["status"] = "limit"
         elif entry["passed"]:
             entry["status"] = "ok"

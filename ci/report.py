@@ -236,8 +236,14 @@ def consumer_text(entry):
     if status == "failed":
         return f"FAIL {entry['passed']}/{ran}"
     if status == "limit":
-        return f"limit ({entry['limit']} expected failures)" + (
-            f", {entry['passed']}/{ran}" if ran else "")
+        parts = []
+        if entry.get("limit"):
+            parts.append(f"{entry['limit']} expected failures")
+        if entry.get("known_limits"):
+            parts.append(f"{entry['known_limits']} readings at its known limits")
+        return f"limit ({', '.join(parts)})" + (f", {entry['passed']}/{ran}" if ran else "")
+    if status == "n/a":
+        return f"n/a ({entry.get('not_applicable_reason', '')})"
     if status == "ok":
         return f"ok {entry['passed']}/{ran}"
     return "n/a"
@@ -424,8 +430,11 @@ def render_markdown(document):
     if consumer_table:
         out += ["", "## Consumers", "",
                 "What real tracers read of each cell's probes (`lit-tests/consumers`), "
-                "each value against the source's: passed/ran; limit: the consumer's own "
-                "limit (its tests fail as expected there); MISSING: not installed.", ""]
+                "each value against the source's (gdb) or each argument against its spec "
+                "(readelf, bcc, perf, bpftrace, stap): passed/ran; limit: the consumer's own "
+                "limit (its tests fail as expected there, or readings its known limits "
+                "explain); n/a: the consumer does not read this arch; MISSING: not "
+                "installed.", ""]
         out.append("| cell | " + " | ".join(consumer_names) + " |")
         out.append("|---|" + "---|" * len(consumer_names))
         for key, row in consumer_table:

@@ -352,12 +352,16 @@ config.substitutions.insert(
 # Real consumers (conformance/consumers): %consumer NAME PROGRAM runs PROGRAM
 # under consumer NAME (through the cell's emulator and launcher) and checks
 # what it reads against the source's values. consumer-NAME is a feature when
-# NAME can run here; a consumer that cannot is MISSING in the report.
+# NAME is installed and reads this cell's arch; one that is not installed is
+# MISSING in the report.
 sys.path.insert(0, os.path.join(repo, "conformance", "consumers"))
 import consumers  # noqa: E402
 
 for consumer_name in consumers.names():
-    if not consumers.missing(consumers.get(consumer_name), bool(toolchain["emulator"])):
+    consumer_module = consumers.get(consumer_name)
+    emulated = bool(toolchain["emulator"])
+    if not consumers.missing(consumer_module, emulated) and \
+            not consumers.unsupported(consumer_module, emulated):
         config.available_features.add(f"consumer-{consumer_name}")
 consumer_launcher = launcher if link == "shared" else ""
 config.substitutions.insert(0, (

@@ -29,7 +29,7 @@ base=(
   # the reference implementation, for side-by-side comparison
   systemtap-sdt-dev
   # real consumers that read every cell's probes (conformance/consumers)
-  gdb gdb-multiarch
+  gdb gdb-multiarch bpfcc-tools bpftrace linux-perf systemtap
 )
 
 updated=
@@ -57,6 +57,11 @@ install() {
 
 # The base first: it brings python3, which reads the arch files.
 install base "${base[@]}"
+
+# SystemTap wants a kernel build tree even to elaborate user-space probes; a
+# container's own kernel has none, so conformance/consumers/stap.py points
+# it (stap -r) at the tree of Debian's kernel headers for this host.
+install kernel-tree "linux-headers-$(dpkg --print-architecture)"
 
 # ci/toolchains.py reads arches/*/arch.json (stdlib Python only).
 arch_packages=$(python3 "$repo/ci/toolchains.py" --list-packages)

@@ -228,10 +228,14 @@ if __name__ == "__main__":
 class ConsumerSummary(unittest.TestCase):
     """matrix.consumer_summary: a consumer's tests in one cell, summed."""
 
-    def summary(self, codes, missing=None):
+    def summary(self, codes, missing=None, unsupported=None, known_limits=0):
         tests = [{"name": f"consumers/gdb-p{i}.test", "code": c} for i, c in enumerate(codes)]
+        if known_limits:
+            tests[0]["known_limits"] = known_limits
         tests.append({"name": "values/p.test", "code": "FAIL"})  # not a consumer's
-        with unittest.mock.patch.object(matrix.consumers, "missing", lambda c, e: missing):
+        with unittest.mock.patch.object(matrix.consumers, "missing", lambda c, e: missing), \
+                unittest.mock.patch.object(matrix.consumers, "unsupported",
+                                           lambda c, e: unsupported):
             return matrix.consumer_summary(tests, emulated=False)["gdb"]
 
     def test_all_passed(self):
@@ -248,3 +252,18 @@ class ConsumerSummary(unittest.TestCase):
     def test_missing_is_never_a_pass(self):
         entry = self.summary(["UNSUPPORTED"], missing="not installed")
         self.assertEqual((entry["status"], entry["missing"]), ("missing", "not installed"))
+
+    def test_known_limits_in_passing_tests_are_not_ok(self):
+        entry = self.summary(["PASS", "PASS"], known_limits=6)
+        self.assertEqual((entry["status"], entry["known_limits"]), ("limit", 6))
+
+    def test_an_arch_the_consumer_does_not_read_is_not_applicable(self):
+        entry = self.summary(["UNSUPPORTED"], unsupported="host arch only")
+        self.assertEqual((entry["status"], entry["not_applicable_reason"]),
+                         ("n/a", "host arch only"))
+
+    def test_the_limit_count_comes_from_check_py_summary_line(self):
+        line = ("bpftrace: 17 probes listed, 17 sites, 28 arguments specified, 22 read as "
+                "the spec says (22 of them without a location to compare), 6 at bpftrace's "
+                "known limits, 0 findings")
+        self.assertEqual(matrix.KNOWN_LIMITS_LINE.findall(line), ["6"])

@@ -356,6 +356,12 @@ class Consumers(unittest.TestCase):
         self.assertEqual(report.consumer_text(
             {"status": "limit", "passed": 0, "failed": 0, "limit": 15}),
             "limit (15 expected failures)")
+        self.assertEqual(report.consumer_text(
+            {"status": "limit", "passed": 4, "failed": 0, "limit": 0, "known_limits": 6}),
+            "limit (6 readings at its known limits), 4/4")
+        self.assertEqual(report.consumer_text(
+            {"status": "n/a", "not_applicable_reason": "host arch only"}),
+            "n/a (host arch only)")
 
     def test_both_reports_have_the_table(self):
         document = with_consumers(load_fixture())

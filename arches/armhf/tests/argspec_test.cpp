@@ -31,7 +31,8 @@ TEST(Armhf, ArgumentAreaIsPortable) {
 
 // r11 has no name both read: gdb reads fp as its frame base $fp (measured
 // by lit-tests/consumers: [fp, #0] read 0), libbpf has no r11. The backend
-// copies such a base into r10 (ARM state).
+// keeps the slot base in a low register (Thumb) or copies it into ip (ARM
+// state).
 TEST(Armhf, FpBaseIsNotPortable) {
   EXPECT_TRUE(has(violation("-8@[fp, #88]", kArm), "frame base"));
   EXPECT_TRUE(has(violation("4@[r11, #8]", kArm), "libbpf reads only"));

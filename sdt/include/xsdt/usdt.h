@@ -235,7 +235,17 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
 #define XSDT_SLOT_(n) xsdt_slots[(n)-1]
 #define XSDT_SLOT_DECL_(n)
 #define XSDT_ARG_SLOT_OPERAND_(S, n)
-#define XSDT_SLOTS_OPERANDS_MEM_() , [b] "r"(xsdt_slots), "m"(xsdt_slots)
+/* The base register's constraint, and code before the site that may move
+ * the base to a register every consumer names (armhf's ARM state). */
+#ifndef XSDT_ARCH_ARG_SLOT_BASE_CONSTRAINT
+#define XSDT_ARCH_ARG_SLOT_BASE_CONSTRAINT "r"
+#endif
+#ifndef XSDT_ARCH_ARG_SLOT_BASE_CODE_ASM
+#define XSDT_ARCH_ARG_SLOT_BASE_CODE_ASM ""
+#endif
+#define XSDT_SITE_CODE_TEXT_ XSDT_ARCH_ARG_SLOT_BASE_CODE_ASM
+#define XSDT_SLOTS_OPERANDS_MEM_()                                             \
+  , [b] XSDT_ARCH_ARG_SLOT_BASE_CONSTRAINT(xsdt_slots), "m"(xsdt_slots)
 #define XSDT_SLOTS_OPERANDS_NONE_() , [b] "n"(0)
 #define XSDT_ARG_MEM_TEXT_(n) XSDT_ARCH_ARG_SLOT_BASE_ASM(XSDT_SLOT_OFFSET_##n)
 #define XSDT_SLOT_OFFSET_1 "0"
@@ -258,6 +268,7 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
 #define XSDT_ARG_SLOT_OPERAND_(S, n) , [s##n] S(xsdt_s##n)
 #define XSDT_SLOTS_OPERANDS_MEM_()
 #define XSDT_SLOTS_OPERANDS_NONE_()
+#define XSDT_SITE_CODE_TEXT_ ""
 #define XSDT_ARG_MEM_TEXT_(n) XSDT_ARCH_ARG_MEM_ASM(n)
 #endif
 /* Does argument n go to its slot? An integer constant expression. */
@@ -367,8 +378,7 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
 #define XSDT_ARG_PREPARE_(n, x) XSDT_ARG_CHECK_(n, x)
 #define XSDT_ARG_OPERANDS_(n, x)                                               \
   XSDT_ARG_CODE_OPERAND_(n, x),                                                \
-      [a##n] XSDT_ARCH_ARG_CONSTRAINT(                                         \
-          XSDT_ARG_PLAIN_(XSDT_ARCH_ARG_VALUE(x)))
+      [a##n] XSDT_ARCH_ARG_CONSTRAINT(XSDT_ARG_PLAIN_(XSDT_ARCH_ARG_VALUE(x)))
 #ifdef XSDT_ARCH_SITE_OUTPUT
 /* A backend may give the asm an output it never writes (an "=r" that may
  * share an input's register, so it takes none of its own): gcc then folds
@@ -394,6 +404,7 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
 #endif
 #define XSDT_ARG_TEXT_(n, x) XSDT_ARG_SIZE_TEXT_(n) XSDT_ARCH_ARG_ASM(n)
 #define XSDT_ARG_CODE_TEXT_(n, x) ""
+#define XSDT_SITE_CODE_TEXT_ ""
 #endif
 
 /* ---- Argument iteration (0..12) --------------------------------------------
@@ -477,7 +488,8 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
         XSDT_SITE_ASM_(                                                        \
             XSDT_NOTE_ASM_(                                                    \
                 provider, name, semaphore,                                     \
-                XSDT_FOR_##n(XSDT_ARG_CODE_TEXT_, XSDT_NOTHING_, __VA_ARGS__), \
+                XSDT_SITE_CODE_TEXT_ XSDT_FOR_##n(XSDT_ARG_CODE_TEXT_,         \
+                                                  XSDT_NOTHING_, __VA_ARGS__), \
                 XSDT_FOR_##n(XSDT_ARG_TEXT_, XSDT_SPACE_TEXT_, __VA_ARGS__)),  \
             n, __VA_ARGS__);                                                   \
   } while (0)

@@ -18,12 +18,10 @@
  * arguments past the register budget are copied to slots of one local
  * array, named off one base register as [BASE, #OFFSET] (an "m" operand of
  * its own per slot would take a register each with clang, and with gcc at
- * -O0). Inside brackets gdb and libbpf both read ip, which gcc prints for
- * r12; clang prints r12, which libbpf does not read: the assembler writes
- * ip. KNOWN DEFECT: the assembler writes fp for r11 too, which libbpf reads
- * but gdb misreads as its frame base $fp (lit-tests/consumers measured
- * [fp, #0] read 0; xsdt-inspect check now flags it): a base in r11 must move
- * to a register both name, within the template's 4095-character limit. */
+ * -O0). The base must be a register that gdb and libbpf both read inside
+ * brackets: gdb reads fp as its frame base $fp, not r11 (lit-tests/consumers
+ * measured [fp, #0] read 0), clang's r12 is read by gdb but not by libbpf,
+ * and the assembler writes r11 as fp and r12 as ip anyway. */
 /* A bare register is read by gdb as rN only ("Operator `i' not recognized"
  * for ip) and by libbpf as r0..r10, fp, ip, sp or lr: r0..r10 is what both
  * read, and the register operands must stay there. */
@@ -42,16 +40,10 @@
 #define XSDT_ARCH_ARG_AREA_REGS 6
 #define XSDT_ARCH_ARG_REG_CONSTRAINT "nl"
 #define XSDT_ARCH_ARG_ASM(n) ".ascii \"%[a" #n "]\"\n"
-#define XSDT_ARCH_ARG_SLOT_BASE_ASM(offset)                                    \
-  ".ifc %[b],r11\n"                                                            \
-  ".ascii \"[fp, #" offset "]\"\n"                                             \
-  ".else\n"                                                                    \
-  ".ifc %[b],r12\n"                                                            \
-  ".ascii \"[ip, #" offset "]\"\n"                                             \
-  ".else\n"                                                                    \
-  ".ascii \"[%[b], #" offset "]\"\n"                                           \
-  ".endif\n"                                                                   \
-  ".endif\n"
+/* The base is a low register as well: the value operands and the base
+ * then share r0..r6, which they always fit. */
+#define XSDT_ARCH_ARG_SLOT_BASE_CONSTRAINT "l"
+#define XSDT_ARCH_ARG_SLOT_BASE_ASM(offset) ".ascii \"[%[b], #" offset "]\"\n"
 #else
 /* ARM state: every instruction is 4 bytes and aligned, and the `nop` hint
  * (e320f000) is replaced by a B or the trap udf #16 with one store. */
@@ -75,10 +67,12 @@
   ".ifc %[a" #n "],fp\n.ascii \"r10\"\n.else\n"                                \
   ".ifc %[a" #n "],r11\n.ascii \"r10\"\n.else\n"                               \
   ".ascii \"%[a" #n "]\"\n.endif\n.endif\n"
-/* The base: clang prints r11, which libbpf reads only as fp. */
-#define XSDT_ARCH_ARG_SLOT_BASE_ASM(offset)                                    \
-  ".ifc %[b],r11\n.ascii \"[fp, #" offset "]\"\n.else\n"                       \
-  ".ascii \"[%[b], #" offset "]\"\n.endif\n"
+/* The base may be any register, r11 too, and no constraint keeps it out:
+ * it is copied into ip (one instruction, at sites with slots only; a
+ * constant 0 stands for the base where there are none). r10 may hold a
+ * value operand copied out of r11. */
+#define XSDT_ARCH_ARG_SLOT_BASE_CODE_ASM ".ifnc %[b],#0\nmov ip,%[b]\n.endif\n"
+#define XSDT_ARCH_ARG_SLOT_BASE_ASM(offset) ".ascii \"[ip, #" offset "]\"\n"
 #endif
 
 #endif

@@ -1,0 +1,28 @@
+"""The register names that bcc and perf print for an x86 argument: the
+field names of the kernel's struct pt_regs (ax for %al, %ax, %eax and %rax;
+r8 for %r8b, %r8w, %r8d and %r8). bcc and perf parse only the host's arch
+(x86 here), so the table covers what their x86 parsers read: bcc
+usdt_args.cc (X86ArgumentParser), perf arch/x86/util/perf_regs.c."""
+import re
+
+_LEGACY = {
+    "ax": ("al", "ah", "ax", "eax", "rax"), "bx": ("bl", "bh", "bx", "ebx", "rbx"),
+    "cx": ("cl", "ch", "cx", "ecx", "rcx"), "dx": ("dl", "dh", "dx", "edx", "rdx"),
+    "si": ("sil", "si", "esi", "rsi"), "di": ("dil", "di", "edi", "rdi"),
+    "bp": ("bpl", "bp", "ebp", "rbp"), "sp": ("spl", "sp", "esp", "rsp"),
+    "ip": ("ip", "eip", "rip"),
+}
+_NAMES = {alias: field for field, aliases in _LEGACY.items() for alias in aliases}
+_NUMBERED = re.compile(r"^(r(?:8|9|1[0-5]))[bwd]?$")
+
+
+def field(register):
+    """The pt_regs field of an AT&T register ("%eax" -> "ax"), else None."""
+    name = register.lstrip("%")
+    match = _NUMBERED.match(name)
+    return match.group(1) if match else _NAMES.get(name)
+
+
+MEMORY = re.compile(r"^(?P<disp>[-+]?\d+)?\((?P<base>%\w+)(?:,(?P<index>%\w+)(?:,(?P<scale>\d+))?)?\)$")
+IMMEDIATE = re.compile(r"^\$?(?P<value>-?\d+)$")
+REGISTER = re.compile(r"^%\w+$")
