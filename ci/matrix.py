@@ -303,7 +303,8 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
             "elapsed": round(time.monotonic() - started, 1),
             "phases": phases,
             "tests": tests, "cell_failures": cell_failures,
-            "consumers": consumer_summary(tests, bool(toolchain["emulator"])),
+            "consumers": consumer_summary(tests, bool(toolchain["emulator"]),
+                                          toolchain["arch"]),
             "lit_warnings": warnings[:MAX_LIT_WARNING_LINES],
             "_console_failures": failures}
 
@@ -313,7 +314,7 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
 KNOWN_LIMITS_LINE = re.compile(r"(\d+) at \S+ known limits, \d+ findings")
 
 
-def consumer_summary(tests, emulated):
+def consumer_summary(tests, emulated, arch):
     """Per consumer of conformance/consumers: how its tests
     (consumers/<name>-*.test) came out in the cell. status: ok (every one that
     ran passed), failed, limit (the consumer's own limit: expected failures,
@@ -332,7 +333,7 @@ def consumer_summary(tests, emulated):
                  "known_limits": sum(t.get("known_limits", 0) for t in mine)}
         consumer = consumers.get(name)
         missing = consumers.missing(consumer, emulated)
-        unsupported = consumers.unsupported(consumer, emulated)
+        unsupported = consumers.unsupported(consumer, arch)
         if missing:
             entry.update(status="missing", missing=missing)
         elif unsupported:

@@ -361,7 +361,7 @@ for consumer_name in consumers.names():
     consumer_module = consumers.get(consumer_name)
     emulated = bool(toolchain["emulator"])
     if not consumers.missing(consumer_module, emulated) and \
-            not consumers.unsupported(consumer_module, emulated):
+            not consumers.unsupported(consumer_module, toolchain["arch"]):
         config.available_features.add(f"consumer-{consumer_name}")
 consumer_launcher = launcher if link == "shared" else ""
 config.substitutions.insert(0, (

@@ -22,6 +22,12 @@ namespace {
 
 using namespace consumer_rules;
 
+// `$42`, not a bare `42` (which the x86 parser takes too, as perf
+// documents it).
+bool is_dollar_immediate(const ArgLocation &loc) {
+  return !loc.operand.empty() && loc.operand[0] == '$';
+}
+
 bool is_high_byte(const RegisterInfo &r) {
   return r.bit_offset == 8 && r.bit_width == 8;
 }
@@ -126,12 +132,23 @@ Ruling bcc_operand(const ArgLocation &loc) {
     // resolves IDENT in the binary only for a %rip base.
     if (loc.base && loc.base->name == "rip" &&
         loc.operand.find('@') == std::string::npos &&
-        loc.operand.find(':') == std::string::npos)
+        loc.operand.find(':') == std::string::npos) {
+      // parse_identifier: [A-Za-z_][A-Za-z0-9_]*; a compiler's local static
+      // (calls.0) stops it (measured: conformance/consumers/vectors).
+      if (loc.operand.find('.') < loc.operand.find('('))
+        return rejected("bcc's identifiers are [A-Za-z_][A-Za-z0-9_]* "
+                        "(parse_identifier): a '.' in the symbol is a parse "
+                        "error");
       return accepted("bcc resolves the symbol in the binary "
                       "(Argument::get_global_address)");
+    }
     return rejected("bcc reads a symbol only as SYM(%rip) "
                     "(ArgumentParser_x64::parse_expr, assign_to_local)");
   case LocationKind::Immediate:
+    if (!is_dollar_immediate(loc))
+      return rejected("bcc's x64 parser wants '$' before a constant "
+                      "(ArgumentParser_x64::parse_and_eat: a bare number is "
+                      "a parse error)");
     return accepted();
   case LocationKind::Register:
   case LocationKind::Memory:
@@ -173,14 +190,36 @@ Ruling perf_operand(const ArgLocation &loc) {
     if (loc.base && is_high_byte(*loc.base))
       return misread("perf renames %ah..%dh to %ax..%dx (sdt_reg_tbl): it "
                      "reads the low byte, not the high one");
-    if (loc.base && loc.base->cls == RegisterClass::ProgramCounter)
-      return unknown("perf passes the pc register's name through unrenamed");
+    if (loc.base && loc.base->cls == RegisterClass::ProgramCounter &&
+        loc.base->name != "rip" && loc.base->name != "ip")
+      return rejected("perf passes %eip through unrenamed, and uprobe_events "
+                      "knows the pc only as %ip (measured: "
+                      "conformance/consumers/vectors)");
     return accepted();
   }
   return accepted();
 }
 
 // ---- stap
+// Measured by conformance/consumers/grammar_check.py (stap 4.8 -p2 on each
+// form of vectors/x86_64.txt and i386.txt): a bare number is no operand on
+// x86, a symbol is not resolved (SYM(%rip), SYM@GOTOFF(%ebx)), the SIB
+// form, %xmmN and %eip elaborate; otherwise the measured common rule.
+Ruling stap_operand(const ArgLocation &loc) {
+  if (loc.kind == LocationKind::Immediate && !is_dollar_immediate(loc))
+    return rejected("stap reads a bare number as no x86 operand (measured)");
+  if (loc.kind == LocationKind::Symbolic)
+    return rejected("stap does not resolve the symbol (measured: "
+                    "'-4@calls.0(%rip)' and '8@sym(%rip)' fail -p2)");
+  if (loc.kind == LocationKind::Memory && loc.index &&
+      !loc.constant_expression)
+    return accepted("the SIB form elaborates (measured)");
+  if (loc.base && (loc.base->cls == RegisterClass::Vector ||
+                   loc.base->cls == RegisterClass::ProgramCounter))
+    return accepted("elaborates (measured); the value read was not checked");
+  return stap_measured(loc);
+}
+
 constexpr const char *kGdb =
     "gdb/stap-probe.c, gdb/i386-tdep.c (i386_stap_*), amd64-tdep.c names";
 constexpr const char *kLibbpf =
@@ -188,7 +227,8 @@ constexpr const char *kLibbpf =
 constexpr const char *kBcc = "bcc src/cc/usdt/usdt_args.cc ArgumentParser_x64";
 constexpr const char *kPerf =
     "linux tools/perf/arch/x86/util/perf_regs.c arch_sdt_arg_parse_op";
-constexpr const char *kStap = "SystemTap 4.8, measured (sdt-facts §8)";
+constexpr const char *kStap = "SystemTap 4.8, measured (sdt-facts §8, "
+                              "conformance/consumers/grammar_check.py)";
 
 } // namespace
 
@@ -197,7 +237,7 @@ constinit const ConsumerGrammar kConsumerGrammar64 = {{
     {kLibbpf, nullptr, libbpf_operand},
     {kBcc, nullptr, bcc_operand},
     {kPerf, nullptr, perf_operand},
-    {kStap, nullptr, stap_measured},
+    {kStap, nullptr, stap_operand},
 }};
 
 constinit const ConsumerGrammar kConsumerGrammar32 = {{
@@ -205,7 +245,7 @@ constinit const ConsumerGrammar kConsumerGrammar32 = {{
     {kLibbpf, nullptr, libbpf_operand},
     {kBcc, nullptr, bcc_operand},
     {kPerf, nullptr, perf_operand},
-    {kStap, nullptr, stap_measured},
+    {kStap, nullptr, stap_operand},
 }};
 
 } // namespace xsdt::x86

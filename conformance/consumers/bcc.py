@@ -7,6 +7,7 @@ import shutil
 import subprocess
 
 import host_regs
+import consumers
 import static
 
 NAME = "bcc"
@@ -24,8 +25,10 @@ def executable(emulated):
     return shutil.which("tplist-bpfcc")
 
 
-def supports(emulated):
-    return "libbcc parses the host's arch only" if emulated else None
+def supports(arch):
+    if consumers.reads_host_syntax(arch):
+        return None
+    return "libbcc parses the host's syntax only"
 
 
 def render(spec):

@@ -11,6 +11,7 @@ import subprocess
 import tempfile
 
 import notes
+import consumers
 import static
 
 NAME = "bpftrace"
@@ -38,8 +39,10 @@ def executable(emulated):
     return shutil.which("bpftrace")
 
 
-def supports(emulated):
-    return "bpftrace reads the host's arch only (libbcc)" if emulated else None
+def supports(arch):
+    if consumers.reads_host_syntax(arch):
+        return None
+    return "bpftrace reads the host's syntax only (libbcc)"
 
 
 def render(spec):

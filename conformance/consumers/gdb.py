@@ -65,7 +65,13 @@ def read(argv, emulator, oracle_log, timeout):
             stub = subprocess.Popen(emulator.split() + ["-g", str(port)] + argv, env=env,
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             env["XSDT_GDB_REMOTE"] = f"localhost:{port}"
+            # The sysroot prefixes every library path gdb reads from the
+            # target, the program's own directory too: a library beside the
+            # program (shared link) is found by its name there.
+            folders = ":".join(dict.fromkeys(os.path.dirname(os.path.abspath(a))
+                                             for a in argv if os.path.isfile(a)))
             command += ["-ex", f"set sysroot {sysroot_of(emulator)}",
+                        "-ex", f"set solib-search-path {folders}",
                         "-ex", f"file {argv[0]}", "-x", INFERIOR_SCRIPT]
         else:
             command += ["-x", INFERIOR_SCRIPT, "--args"] + argv
@@ -88,6 +94,6 @@ def read(argv, emulator, oracle_log, timeout):
         return events, output
 
 
-def supports(emulated):
+def supports(arch):
     """gdb-multiarch reads every arch this suite builds."""
     return None

@@ -6,8 +6,8 @@ usdt_args.cc (X86ArgumentParser), perf arch/x86/util/perf_regs.c."""
 import re
 
 _LEGACY = {
-    "ax": ("al", "ah", "ax", "eax", "rax"), "bx": ("bl", "bh", "bx", "ebx", "rbx"),
-    "cx": ("cl", "ch", "cx", "ecx", "rcx"), "dx": ("dl", "dh", "dx", "edx", "rdx"),
+    "ax": ("al", "ax", "eax", "rax"), "bx": ("bl", "bx", "ebx", "rbx"),
+    "cx": ("cl", "cx", "ecx", "rcx"), "dx": ("dl", "dx", "edx", "rdx"),
     "si": ("sil", "si", "esi", "rsi"), "di": ("dil", "di", "edi", "rdi"),
     "bp": ("bpl", "bp", "ebp", "rbp"), "sp": ("spl", "sp", "esp", "rsp"),
     "ip": ("ip", "eip", "rip"),
@@ -17,12 +17,19 @@ _NUMBERED = re.compile(r"^(r(?:8|9|1[0-5]))[bwd]?$")
 
 
 def field(register):
-    """The pt_regs field of an AT&T register ("%eax" -> "ax"), else None."""
+    """The pt_regs field of an AT&T register ("%eax" -> "ax"); a register
+    no field holds (%ah, %xmm0) keeps its own name, which no reading of a
+    field equals."""
     name = register.lstrip("%")
     match = _NUMBERED.match(name)
-    return match.group(1) if match else _NAMES.get(name)
+    return match.group(1) if match else _NAMES.get(name, name)
 
 
-MEMORY = re.compile(r"^(?P<disp>[-+]?\d+)?\((?P<base>%\w+)(?:,(?P<index>%\w+)(?:,(?P<scale>\d+))?)?\)$")
+# The names uprobe_events' fetch arguments take on x86 (the pt_regs fields).
+KERNEL_NAMES = set(_LEGACY) | {f"r{n}" for n in range(8, 16)}
+
+
+MEMORY = re.compile(r"^(?P<disp>[-+]?\d+)?\((?P<base>%\w+)"
+                    r"(?:,(?P<index>%\w+)(?:,(?P<scale>\d+))?)?\)$")
 IMMEDIATE = re.compile(r"^\$?(?P<value>-?\d+)$")
 REGISTER = re.compile(r"^%\w+$")

@@ -31,6 +31,15 @@ class Probe:
         return (self.provider, self.name)
 
 
+# Specs are separated by spaces, but an ARM memory operand has one inside
+# its brackets: `-8@[r3, #0] 1@r2` is two specs.
+ARG_WORD = re.compile(r"[^\s\[]*\[[^\]]*\]\S*|\S+")
+
+
+def split_args(text):
+    return ARG_WORD.findall(text)
+
+
 def read(path, readelf="readelf"):
     """Every stapsdt note of PATH, in file order; raises OSError or
     subprocess.CalledProcessError when readelf cannot read it."""
@@ -53,6 +62,21 @@ def _by_note(out, path):
         if "Provider" not in fields or "Location" not in fields:
             continue
         address = int(fields["Location"].split()[0].rstrip(","), 16)
-        args = [Arg(a) for a in fields.get("Arguments", "").split()]
+        args = [Arg(a) for a in split_args(fields.get("Arguments", ""))]
         probes.append(Probe(path, fields["Provider"], fields.get("Name", ""), address, args))
     return probes
+
+
+def file_offset_to_address(path, offset, readelf="readelf"):
+    """The virtual address of a file offset, through PATH's LOAD segments
+    (perf names a uprobe site by its file offset); the offset itself when no
+    segment holds it."""
+    out = subprocess.run([readelf, "-lW", path], capture_output=True, text=True,
+                         check=True).stdout
+    for line in out.splitlines():
+        words = line.split()
+        if words[:1] == ["LOAD"]:
+            start, vaddr, size = int(words[1], 16), int(words[2], 16), int(words[4], 16)
+            if start <= offset < start + size:
+                return offset - start + vaddr
+    return offset

@@ -13,6 +13,8 @@ import subprocess
 import tempfile
 
 import host_regs
+import notes
+import consumers
 import static
 
 NAME = "perf"
@@ -38,8 +40,10 @@ def executable(emulated):
     return shutil.which("perf")
 
 
-def supports(emulated):
-    return "perf parses the host's arch only" if emulated else None
+def supports(arch):
+    if consumers.reads_host_syntax(arch):
+        return None
+    return "perf parses the host's syntax only"
 
 
 def render(spec):
@@ -72,14 +76,21 @@ def sites(paths, timeout):
                     if CACHED_PROBE.match(line):
                         key = CACHED_PROBE.match(line).groups()
                     elif UPROBE.match(line) and key:
-                        _, address, rest = UPROBE.match(line).groups()
+                        binary, offset, rest = UPROBE.match(line).groups()
+                        address = notes.file_offset_to_address(binary, int(offset, 16))
                         args = {}
                         for word in rest.split():
                             match = ARGUMENT.match(word)
                             if match:
                                 number, location, sign, bits = match.groups()
-                                args[int(number)] = (int(bits) // 8, sign == "s", location)
+                                register = re.search(r"%(\w+)", location)
+                                if register and register.group(1) not in host_regs.KERNEL_NAMES:
+                                    # The kernel refuses the whole uprobe.
+                                    args[int(number)] = (f"perf names {register.group(0)}, "
+                                                         "which uprobe_events does not know")
+                                else:
+                                    args[int(number)] = (int(bits) // 8, sign == "s", location)
                         count = max(args, default=0)
-                        found.append(static.Site(key[0], key[1], int(address, 16),
+                        found.append(static.Site(key[0], key[1], address,
                                                  [args.get(n) for n in range(1, count + 1)]))
     return found, output

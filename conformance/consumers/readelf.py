@@ -17,7 +17,7 @@ def executable(emulated):
     return shutil.which("readelf")
 
 
-def supports(emulated):
+def supports(arch):
     return None
 
 

@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 
 import notes
+import consumers
 import static
 
 NAME = "stap"
@@ -34,8 +35,10 @@ def executable(emulated):
     return shutil.which("stap") if kernel_tree() else None
 
 
-def supports(emulated):
-    return "stap elaborates for the host's kernel tree only" if emulated else None
+def supports(arch):
+    if consumers.reads_host_syntax(arch):
+        return None
+    return "stap elaborates the host's syntax only"
 
 
 def render(spec):
