@@ -137,6 +137,9 @@ def main():
                         help="fail when xsdt adds more than N instructions for register "
                              "args, or more than sys/sdt.h on 32-bit arches")
     parser.add_argument("--inspect", help="xsdt-inspect (default: BUILD_DIR/sdt/inspect/xsdt-inspect)")
+    parser.add_argument("--define", action="append", default=[], metavar="MACRO",
+                        help="build xsdt's probes with -DMACRO too (the cost of an option "
+                             "such as XSDT_REGISTER_CONSTANTS)")
     args = parser.parse_args()
     inspect = args.inspect or os.path.join(args.build_dir, "sdt", "inspect", "xsdt-inspect")
     if args.check is not None and not os.access(inspect, os.X_OK):
@@ -164,7 +167,8 @@ def main():
             continue
         objdump = shutil.which(f"{toolchain['triple']}-objdump") or "objdump"
         impls = {
-            "xsdt": [f"-I{tmp}/xsdt-shim", f"-I{REPO}/sdt/include", f"-I{REPO}/arches/{arch}/include"],
+            "xsdt": [f"-I{tmp}/xsdt-shim", f"-I{REPO}/sdt/include", f"-I{REPO}/arches/{arch}/include"]
+            + [f"-D{macro}" for macro in args.define],
             "sys/sdt.h": [f"-I{tmp}/stap-shim"],
         }
         # added[impl][case]: instructions, or a string saying why there is none.

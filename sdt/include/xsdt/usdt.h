@@ -176,7 +176,38 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
  *   they were (ppc64el: the spec 1@4 read 0xf9 for a true computed from
  *   -7 & 1).
  * Nothing changes for other arguments. */
-#define XSDT_ARG_PLAIN_(v) XSDT_BOOL_AS_BYTE_(v, ((void)0, (v)))
+#define XSDT_ARG_PLAIN_(v)                                                     \
+  XSDT_ARG_OPAQUE_(XSDT_BOOL_AS_BYTE_(v, ((void)0, (v))))
+
+/* perf skips an argument whose spec is an immediate ("Skipping unsupported
+ * SDT argument", on every arch). -DXSDT_REGISTER_CONSTANTS hands each value
+ * through an empty asm that claims to change it: the compiler no longer
+ * sees a constant and loads it into a register, which perf reads. The cost
+ * is one instruction per constant argument (docs/design.md, "Immediates");
+ * by default constants stay immediates, which cost nothing. */
+#ifdef XSDT_REGISTER_CONSTANTS
+/* Only a constant goes through the asm: a value already in a register
+ * would be copied to another, as the asm claims to change it. */
+#ifdef __cplusplus
+#define XSDT_ARG_OPAQUE_(v)                                                    \
+  (__builtin_constant_p(v) ? XSDT_ARG_IN_REGISTER_(v) : (v))
+#else
+/* C converts both arms of ?: to int: cast back, or a char would be widened
+ * before the site. */
+#define XSDT_ARG_OPAQUE_(v)                                                    \
+  ((__typeof__(((void)0, (v))))(__builtin_constant_p(v)                        \
+                                    ? XSDT_ARG_IN_REGISTER_(v)                 \
+                                    : (v)))
+#endif
+#define XSDT_ARG_IN_REGISTER_(v)                                               \
+  __extension__({                                                              \
+    XSDT_ARG_COPY_(xsdt_constant, v);                                          \
+    __asm__("" : "+r"(xsdt_constant));                                         \
+    xsdt_constant;                                                             \
+  })
+#else
+#define XSDT_ARG_OPAQUE_(v) v
+#endif
 
 /* One "n" operand per argument carries size | signed << 4 | `f` mark << 5;
  * the note text is built from it with assembler conditionals, because gcc
@@ -285,7 +316,8 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
  * evaluated there. */
 #ifdef __cplusplus
 #define XSDT_ARG_WORD_(n, x)                                                   \
-  (XSDT_ARG_IN_AREA_(n, x) ? 0UL : ::xsdt::detail::word_bits(x))
+  (XSDT_ARG_IN_AREA_(n, x) ? 0UL                                               \
+                           : XSDT_ARG_OPAQUE_(::xsdt::detail::word_bits(x)))
 #else
 #define XSDT_ARG_WORD_(n, x)                                                   \
   ((unsigned long)__builtin_choose_expr(XSDT_ARG_IN_AREA_(n, x), 0UL,          \
