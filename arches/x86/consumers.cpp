@@ -22,10 +22,10 @@ namespace {
 
 using namespace consumer_rules;
 
-// `$42`, not a bare `42` (which the x86 parser takes too, as perf
-// documents it).
-bool is_dollar_immediate(const ArgLocation &loc) {
-  return !loc.operand.empty() && loc.operand[0] == '$';
+// A bare number is an absolute address in AT&T syntax (`-4@42`): memory
+// with no register.
+bool is_absolute(const ArgLocation &loc) {
+  return loc.kind == LocationKind::Memory && !loc.base && !loc.index;
 }
 
 bool is_high_byte(const RegisterInfo &r) {
@@ -62,6 +62,9 @@ Ruling gdb_operand(const ArgLocation &loc) {
     return accepted();
   case LocationKind::Register:
   case LocationKind::Memory:
+    if (is_absolute(loc))
+      return unknown("an absolute address: gdb's reading of a bare x86 "
+                     "number was not settled");
     if (loc.base)
       if (Ruling r = gdb_register(*loc.base); r.verdict != Verdict::Accepted)
         return r;
@@ -100,6 +103,9 @@ Ruling libbpf_operand(const ArgLocation &loc) {
     return accepted();
   case LocationKind::Register:
   case LocationKind::Memory:
+    if (is_absolute(loc))
+      return rejected("libbpf's formats all name a register or a '$' "
+                      "constant (parse_usdt_arg): an absolute address is none");
     if (loc.index)
       return rejected("libbpf before 1.7 has no base+index form (SIB came "
                       "in 1.7); calc_pt_regs_off gets 'b,%i,s' as one name");
@@ -145,13 +151,13 @@ Ruling bcc_operand(const ArgLocation &loc) {
     return rejected("bcc reads a symbol only as SYM(%rip) "
                     "(ArgumentParser_x64::parse_expr, assign_to_local)");
   case LocationKind::Immediate:
-    if (!is_dollar_immediate(loc))
-      return rejected("bcc's x64 parser wants '$' before a constant "
-                      "(ArgumentParser_x64::parse_and_eat: a bare number is "
-                      "a parse error)");
     return accepted();
   case LocationKind::Register:
   case LocationKind::Memory:
+    if (is_absolute(loc))
+      return rejected("bcc's x64 parser wants '$' before a constant or '%' "
+                      "after a number (a bare number is a parse error; "
+                      "measured)");
     if (loc.constant_expression)
       return rejected("bcc reads NUM or NUM+IDENT before '(' "
                       "(ArgumentParser_x64::parse_expr), not NUM+NUM");
@@ -179,6 +185,9 @@ Ruling perf_operand(const ArgLocation &loc) {
     return rejected("perf skips every '$' immediate (arch_sdt_arg_parse_op)");
   case LocationKind::Register:
   case LocationKind::Memory:
+    if (is_absolute(loc))
+      return rejected("perf skips it: its regex wants (%reg) after a number "
+                      "(arch_sdt_arg_parse_op; measured)");
     if (loc.index)
       return rejected("perf skips an operand with ',' (arch_sdt_arg_parse_op)");
     if (loc.constant_expression)
@@ -202,17 +211,17 @@ Ruling perf_operand(const ArgLocation &loc) {
 
 // ---- stap
 // Measured by conformance/consumers/grammar_check.py (stap 4.8 -p2 on each
-// form of vectors/x86_64.txt and i386.txt): a bare number is no operand on
-// x86, a symbol is not resolved (SYM(%rip), SYM@GOTOFF(%ebx)), the SIB
-// form, %xmmN and %eip elaborate; otherwise the measured common rule.
+// form of vectors/x86_64.txt and i386.txt): a bare number (an absolute
+// address) is no operand on x86, a symbol is not resolved (SYM(%rip),
+// SYM@GOTOFF(%ebx)), the SIB form, %xmmN and %eip elaborate; otherwise the
+// measured common rule.
 Ruling stap_operand(const ArgLocation &loc) {
-  if (loc.kind == LocationKind::Immediate && !is_dollar_immediate(loc))
+  if (is_absolute(loc))
     return rejected("stap reads a bare number as no x86 operand (measured)");
   if (loc.kind == LocationKind::Symbolic)
     return rejected("stap does not resolve the symbol (measured: "
                     "'-4@calls.0(%rip)' and '8@sym(%rip)' fail -p2)");
-  if (loc.kind == LocationKind::Memory && loc.index &&
-      !loc.constant_expression)
+  if (loc.kind == LocationKind::Memory && loc.index && !loc.constant_expression)
     return accepted("the SIB form elaborates (measured)");
   if (loc.base && (loc.base->cls == RegisterClass::Vector ||
                    loc.base->cls == RegisterClass::ProgramCounter))

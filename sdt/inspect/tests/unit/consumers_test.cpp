@@ -69,6 +69,15 @@ const Row kRows[] = {
     {"x86_64", "1@%ah", Libbpf, R, "usdt.c calc_pt_regs_off: no ah"},
     {"x86_64", "1@%ah", Bcc, R, "usdt_args.cc registers_: no ah"},
     {"x86_64", "1@%ah", Perf, M, "perf_regs.c sdt_reg_tbl: ah -> ax"},
+    // Measured by conformance/consumers/grammar_check.py (vectors/x86_64.txt).
+    {"x86_64", "-4@calls.0(%rip)", Bcc, R, "measured: '.' stops the parse"},
+    {"x86_64", "8@sym(%rip)", Bcc, A, "measured: tplist parses sym(%rip)"},
+    {"x86_64", "-4@42", Bcc, R, "measured: a bare number is an error"},
+    {"x86_64", "-4@42", Perf, R, "measured: perf skips it"},
+    {"x86_64", "-4@42", Stap, R, "measured: stap -p2 fails"},
+    {"x86_64", "4@%eip", Perf, R, "measured: uprobe_events has no eip"},
+    {"x86_64", "-4@8(%rax,%rbx,4)", Stap, A, "measured: stap -p2 elaborates"},
+    {"x86_64", "8@sym(%rip)", Stap, R, "measured: stap -p2 fails"},
     {"x86_64", "-4@-20(%rbp)", Perf, A, "perf_regs.c SDT_OP_REGEX"},
     // x86 memory forms.
     {"x86_64", "-4@-20(%rbp,%rax,8)", Libbpf, R,
