@@ -9,11 +9,21 @@ consumer with ORACLE_LOG set: the value oracle enables nothing and logs what
 the source passed at each probe (truth.py). Every probe the consumer stops
 at, and every argument it reads, is compared with that log.
 
+A consumer that reads the files instead (readelf, bcc, perf, bpftrace,
+stap: STATIC in its module) gets the program's ELF files after one run that
+logs which probes the source defines; each site it lists is compared with
+the note's specs as readelf prints them (spec_check.py): every argument
+there, with the spec's size, sign and location in the consumer's spelling.
+
 Prints one line per finding, one per difference that a known limit of the
 consumer explains (its module's KNOWN_LIMITS: not a pass, not a finding of
-ours), and a summary:
+ours), and a summary (on stdout and stderr):
   CONSUMER: N probes listed, H hits, P arguments passed, A read equal to the
   source's, L at CONSUMER's known limits, F findings
+or, for a static consumer,
+  CONSUMER: N probes listed, S sites, P arguments specified, A read as the
+  spec says (U of them without a location to compare), L at CONSUMER's
+  known limits, F findings
 Exit status: 0 no finding; 1 findings (the consumer read something else, or
 less); 2 MISSING (the consumer is not installed) or a usage error.
 """

@@ -176,8 +176,7 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
  *   they were (ppc64el: the spec 1@4 read 0xf9 for a true computed from
  *   -7 & 1).
  * Nothing changes for other arguments. */
-#define XSDT_ARG_PLAIN_(v)                                                     \
-  XSDT_ARG_OPAQUE_(XSDT_BOOL_AS_BYTE_(v, ((void)0, (v))))
+#define XSDT_ARG_PLAIN_(v) XSDT_BOOL_AS_BYTE_(v, ((void)0, (v)))
 
 /* perf skips an argument whose spec is an immediate ("Skipping unsupported
  * SDT argument", on every arch). -DXSDT_REGISTER_CONSTANTS hands each value
@@ -187,15 +186,18 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
  * by default constants stay immediates, which cost nothing. */
 #ifdef XSDT_REGISTER_CONSTANTS
 /* Only a constant goes through the asm: a value already in a register
- * would be copied to another, as the asm claims to change it. */
+ * would be copied to another, as the asm claims to change it. x is the
+ * argument as written (gcc -O0 sees a constant there, not in v, the value
+ * handed over: its bits, as a bool's byte or a float's integer; gcc does
+ * not see a constant there at -O0, nor in a float's bits at -O2). */
 #ifdef __cplusplus
-#define XSDT_ARG_OPAQUE_(v)                                                    \
-  (__builtin_constant_p(v) ? XSDT_ARG_IN_REGISTER_(v) : (v))
+#define XSDT_ARG_OPAQUE_(x, v)                                                 \
+  (__builtin_constant_p(x) ? XSDT_ARG_IN_REGISTER_(v) : (v))
 #else
 /* C converts both arms of ?: to int: cast back, or a char would be widened
  * before the site. */
-#define XSDT_ARG_OPAQUE_(v)                                                    \
-  ((__typeof__(((void)0, (v))))(__builtin_constant_p(v)                        \
+#define XSDT_ARG_OPAQUE_(x, v)                                                 \
+  ((__typeof__(((void)0, (v))))(__builtin_constant_p(x)                        \
                                     ? XSDT_ARG_IN_REGISTER_(v)                 \
                                     : (v)))
 #endif
@@ -206,7 +208,7 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
     xsdt_constant;                                                             \
   })
 #else
-#define XSDT_ARG_OPAQUE_(v) v
+#define XSDT_ARG_OPAQUE_(x, v) v
 #endif
 
 /* One "n" operand per argument carries size | signed << 4 | `f` mark << 5;
@@ -316,12 +318,13 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
  * evaluated there. */
 #ifdef __cplusplus
 #define XSDT_ARG_WORD_(n, x)                                                   \
-  (XSDT_ARG_IN_AREA_(n, x) ? 0UL                                               \
-                           : XSDT_ARG_OPAQUE_(::xsdt::detail::word_bits(x)))
+  (XSDT_ARG_IN_AREA_(n, x)                                                     \
+       ? 0UL                                                                   \
+       : XSDT_ARG_OPAQUE_(x, ::xsdt::detail::word_bits(x)))
 #else
 #define XSDT_ARG_WORD_(n, x)                                                   \
-  ((unsigned long)__builtin_choose_expr(XSDT_ARG_IN_AREA_(n, x), 0UL,          \
-                                        XSDT_ARG_PLAIN_(x)))
+  ((unsigned long)__builtin_choose_expr(                                       \
+      XSDT_ARG_IN_AREA_(n, x), 0UL, XSDT_ARG_OPAQUE_(x, XSDT_ARG_PLAIN_(x))))
 #endif
 /* A slot argument is evaluated here, and only here. */
 #define XSDT_ARG_PREPARE_(n, x)                                                \
@@ -410,7 +413,8 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
 #define XSDT_ARG_PREPARE_(n, x) XSDT_ARG_CHECK_(n, x)
 #define XSDT_ARG_OPERANDS_(n, x)                                               \
   XSDT_ARG_CODE_OPERAND_(n, x),                                                \
-      [a##n] XSDT_ARCH_ARG_CONSTRAINT(XSDT_ARG_PLAIN_(XSDT_ARCH_ARG_VALUE(x)))
+      [a##n] XSDT_ARCH_ARG_CONSTRAINT(                                         \
+          XSDT_ARG_OPAQUE_(x, XSDT_ARG_PLAIN_(XSDT_ARCH_ARG_VALUE(x))))
 #ifdef XSDT_ARCH_SITE_OUTPUT
 /* A backend may give the asm an output it never writes (an "=r" that may
  * share an input's register, so it takes none of its own): gcc then folds
