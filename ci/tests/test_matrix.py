@@ -236,7 +236,7 @@ class ConsumerSummary(unittest.TestCase):
         with unittest.mock.patch.object(matrix.consumers, "missing", lambda c, e: missing), \
                 unittest.mock.patch.object(matrix.consumers, "unsupported",
                                            lambda c, e: unsupported):
-            return matrix.consumer_summary(tests, emulated=False, arch="x86_64")["gdb"]
+            return matrix.consumer_summary(tests, emulated=False, arch="toyarch")["gdb"]
 
     def test_all_passed(self):
         self.assertEqual(self.summary(["PASS", "PASS", "UNSUPPORTED"])["status"], "ok")

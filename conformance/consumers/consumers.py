@@ -67,7 +67,7 @@ def host_arch():
 def reads_host_syntax(arch):
     """Whether arch's specs are in the host's syntax: bcc, perf, bpftrace and
     stap compile in the host's parser only, which reads the arches that share
-    a directory with the host's (x86_64 and i386: arches/x86)."""
+    a directory with the host's (arch.json "shares")."""
     host = host_arch()
     mine, hosts = _family(arch), _family(host) if host else None
     return bool(mine and hosts and mine & hosts)

@@ -1,3 +1,5 @@
+# xsdt-arch-specific: the register names of bcc's and perf's parsers, which
+# compile in the host's grammar only (x86 here).
 """The register names that bcc and perf print for an x86 argument: the
 field names of the kernel's struct pt_regs (ax for %al, %ax, %eax and %rax;
 r8 for %r8b, %r8w, %r8d and %r8). bcc and perf parse only the host's arch

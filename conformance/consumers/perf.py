@@ -1,3 +1,5 @@
+# xsdt-arch-specific: perf rewrites a spec in its host's grammar only, and
+# render() spells the x86 rewrite.
 """perf as a consumer: `perf buildid-cache --add FILE` writes one uprobe
 definition per probe site into its SDT cache (`perf probe --cache --list`
 lists them), with each argument as perf's x86 parser rewrites it

@@ -3,7 +3,7 @@ every probe with its $argN, and a pass-2 elaboration (-p2) of one script
 that reads every $argN of every probe resolves each argument through
 SystemTap's own spec parser (tapsets.cxx). stap wants a kernel build tree
 even for user-space probes; the container's own kernel has none, so it is
-pointed (-r) at the tree of Debian's linux-headers-amd64. Host-arch cells
+pointed (-r) at the tree of Debian's kernel headers for the host. Host-arch cells
 only: elaborating another arch needs that arch's kernel tree."""
 import glob
 import os
@@ -17,7 +17,7 @@ import consumers
 import static
 
 NAME = "stap"
-PACKAGE = "systemtap linux-headers-amd64"
+PACKAGE = "systemtap linux-headers-$(dpkg --print-architecture)"
 STATIC = True
 LIMIT_MARKERS = []
 KNOWN_LIMITS = []
