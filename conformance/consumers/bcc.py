@@ -26,9 +26,7 @@ def executable(emulated):
 
 
 def supports(arch):
-    if consumers.reads_host_syntax(arch):
-        return None
-    return "libbcc parses the host's syntax only"
+    return consumers.host_syntax_only(arch, "libbcc parses")
 
 
 def render(spec):

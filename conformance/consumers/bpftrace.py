@@ -40,9 +40,7 @@ def executable(emulated):
 
 
 def supports(arch):
-    if consumers.reads_host_syntax(arch):
-        return None
-    return "bpftrace reads the host's syntax only (libbcc)"
+    return consumers.host_syntax_only(arch, "bpftrace (libbcc) reads")
 
 
 def render(spec):

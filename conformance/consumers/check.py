@@ -95,18 +95,27 @@ def main(argv=None):
               if any(marker in line for marker in consumer.LIMIT_MARKERS)]
     for line in dict.fromkeys(limits):
         findings.append(f"limit of {consumer.NAME}: {line}")
+    hits = sum(len(v) for v in observed.values())
+    passed = sum(len(values) for hits_of in expected.values() for values in hits_of)
+    return report(consumer, findings, at_limits,
+                  f"{len(listed)} probes listed, {hits} hits, {passed} arguments passed, "
+                  f"{agreed} read equal to the source's", output if not events else "")
+
+
+def report(consumer, findings, at_limits, counts, output):
+    """Prints the findings, the known limits and the summary line; the
+    consumer's own output too when it read nothing. Returns the exit status."""
     for finding in findings:
         print(f"{consumer.NAME}: {finding}")
     for limit in at_limits:
         print(f"{consumer.NAME}: known limit: {limit}")
-    hits = sum(len(v) for v in observed.values())
-    passed = sum(len(values) for hits_of in expected.values() for values in hits_of)
-    summary = (f"{consumer.NAME}: {len(listed)} probes listed, {hits} hits, {passed} "
-               f"arguments passed, {agreed} read equal to the source's, {len(at_limits)} at "
-               f"{consumer.NAME}'s known limits, {len(findings)} findings")
+    summary = (f"{consumer.NAME}: {counts}, {len(at_limits)} at {consumer.NAME}'s known "
+               f"limits, {len(findings)} findings")
     print(summary)
+    # Also on stderr, which lit keeps when stdout goes to FileCheck: the
+    # matrix counts the known limits from it (ci/matrix.py).
     print(summary, file=sys.stderr)
-    if findings and not events:
+    if findings and output:
         print(output[-2000:])
     return 1 if findings else 0
 
@@ -131,21 +140,11 @@ def check_static(consumer, program, emulator, timeout):
         findings.append(f"the program's exit: {status}: {run_output[-500:]}")
     if not expected:
         findings.append("the program logged no expectation (ORACLE_LOG)")
-    for finding in findings:
-        print(f"{consumer.NAME}: {finding}")
-    for limit in at_limits:
-        print(f"{consumer.NAME}: known limit: {limit}")
-    summary = (f"{consumer.NAME}: {len({s.key for s in sites})} probes listed, {len(sites)} "
-               f"sites, {specified} arguments specified, {agreed} read as the spec says "
-               f"({unchecked} of them without a location to compare), {len(at_limits)} at "
-               f"{consumer.NAME}'s known limits, {len(findings)} findings")
-    print(summary)
-    # Also on stderr, which lit keeps when stdout goes to FileCheck: the
-    # matrix counts the known limits from it (ci/matrix.py).
-    print(summary, file=sys.stderr)
-    if findings and not sites:
-        print(output[-2000:])
-    return 1 if findings else 0
+    return report(consumer, findings, at_limits,
+                  f"{len({s.key for s in sites})} probes listed, {len(sites)} sites, "
+                  f"{specified} arguments specified, {agreed} read as the spec says "
+                  f"({unchecked} of them without a location to compare)",
+                  output if not sites else "")
 
 
 if __name__ == "__main__":

@@ -71,3 +71,9 @@ def reads_host_syntax(arch):
     host = host_arch()
     mine, hosts = _family(arch), _family(host) if host else None
     return bool(mine and hosts and mine & hosts)
+
+
+def host_syntax_only(arch, what):
+    """supports() of a consumer that compiles in its host's parser only:
+    None for an arch in the host's syntax family, else `what` cannot."""
+    return None if reads_host_syntax(arch) else f"{what} the host's syntax only"

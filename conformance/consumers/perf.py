@@ -43,9 +43,7 @@ def executable(emulated):
 
 
 def supports(arch):
-    if consumers.reads_host_syntax(arch):
-        return None
-    return "perf parses the host's syntax only"
+    return consumers.host_syntax_only(arch, "perf parses")
 
 
 def render(spec):

@@ -36,9 +36,7 @@ def executable(emulated):
 
 
 def supports(arch):
-    if consumers.reads_host_syntax(arch):
-        return None
-    return "stap elaborates the host's syntax only"
+    return consumers.host_syntax_only(arch, "stap elaborates")
 
 
 def render(spec):
