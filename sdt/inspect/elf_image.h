@@ -7,7 +7,7 @@
 
 #include "xsdt/argspec.h"
 
-#include "../runtime/src/byte_order.h"
+#include "xsdt/byte_order.h"
 
 #include <optional>
 

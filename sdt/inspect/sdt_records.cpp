@@ -1,6 +1,6 @@
 #include "sdt_records.h"
 
-#include "../runtime/src/hex_text.h"
+#include "xsdt/hex_text.h"
 
 // The jump encodings are the arch descriptor's, the functions libxsdt
 // patches with, so a site this tool accepts is one the runtime can enable.

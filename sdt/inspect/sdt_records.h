@@ -8,7 +8,7 @@
 
 #include "elf_image.h"
 // The record layout and its decoder, shared with libxsdt.
-#include "../runtime/src/sdt_record_format.h"
+#include "xsdt/sdt_record_format.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -11,9 +11,9 @@
 // by the enable/disable calls.
 #include "xsdt/runtime.h"
 
-#include "byte_order.h"
+#include "xsdt/byte_order.h"
 #include "errors.h"
-#include "hex_text.h"
+#include "xsdt/hex_text.h"
 #include "internal.h"
 #include "isa.h"
 #include "machdep.h"

@@ -7,11 +7,11 @@
 // make us read outside the object or accept a site we could not patch:
 // every address is checked against the object's segments first.
 #include "elf_file.h"
-#include "hex_text.h"
+#include "xsdt/hex_text.h"
 #include "internal.h"
 #include "isa.h"
 #include "machdep.h"
-#include "sdt_record_format.h"
+#include "xsdt/sdt_record_format.h"
 
 #include <algorithm>
 #include <bit>

@@ -24,7 +24,7 @@
 #include "xsdt/sdt-runtime.h"
 
 #include "errors.h"
-#include "hex_text.h"
+#include "xsdt/hex_text.h"
 #include "internal.h"
 #include "isa.h"
 #include "machdep.h"

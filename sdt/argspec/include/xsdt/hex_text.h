@@ -2,8 +2,8 @@
 // Dependency-free and header-only: libxsdt's patcher and SDT discovery use
 // it, and so does xsdt-inspect (sdt/inspect/sdt_records.cpp), so that both
 // describe a site's bytes the same way.
-#ifndef XSDT_RUNTIME_HEX_TEXT_H
-#define XSDT_RUNTIME_HEX_TEXT_H
+#ifndef XSDT_HEX_TEXT_H
+#define XSDT_HEX_TEXT_H
 
 #include <cstddef>
 #include <cstdint>
@@ -35,4 +35,4 @@ inline std::string hex_bytes(const unsigned char *bytes, std::size_t n) {
 
 } // namespace xsdt
 
-#endif // XSDT_RUNTIME_HEX_TEXT_H
+#endif // XSDT_HEX_TEXT_H

@@ -12,11 +12,11 @@
 //
 // Byte order: the records are in the target's (ByteOrder), which each side
 // passes: libxsdt its own, the inspector the file's.
-#ifndef XSDT_RUNTIME_SDT_RECORD_FORMAT_H
-#define XSDT_RUNTIME_SDT_RECORD_FORMAT_H
+#ifndef XSDT_SDT_RECORD_FORMAT_H
+#define XSDT_SDT_RECORD_FORMAT_H
 
-#include "byte_order.h"
-#include "hex_text.h"
+#include "xsdt/byte_order.h"
+#include "xsdt/hex_text.h"
 
 #include <elf.h>
 
@@ -358,4 +358,4 @@ functions_holding(const std::vector<Address> &addresses,
 
 } // namespace xsdt::sdt_format
 
-#endif // XSDT_RUNTIME_SDT_RECORD_FORMAT_H
+#endif // XSDT_SDT_RECORD_FORMAT_H

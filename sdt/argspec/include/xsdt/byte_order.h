@@ -2,8 +2,8 @@
 // notes and the SDT(9) records are written in the target's order, which is
 // big-endian on s390x. Shared by libxsdt (its own memory) and xsdt-inspect
 // (a file of any arch); header-only and dependency-free.
-#ifndef XSDT_RUNTIME_BYTE_ORDER_H
-#define XSDT_RUNTIME_BYTE_ORDER_H
+#ifndef XSDT_BYTE_ORDER_H
+#define XSDT_BYTE_ORDER_H
 
 #include <bit>
 #include <cstddef>
@@ -32,4 +32,4 @@ inline std::uint64_t load_uint(std::span<const unsigned char> bytes,
 
 } // namespace xsdt
 
-#endif // XSDT_RUNTIME_BYTE_ORDER_H
+#endif // XSDT_BYTE_ORDER_H
