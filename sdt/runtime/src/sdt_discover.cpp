@@ -7,10 +7,11 @@
 // make us read outside the object or accept a site we could not patch:
 // every address is checked against the object's segments first.
 #include "elf_file.h"
-#include "xsdt/hex_text.h"
 #include "internal.h"
 #include "isa.h"
 #include "machdep.h"
+#include "object_symbols.h"
+#include "xsdt/hex_text.h"
 #include "xsdt/sdt_record_format.h"
 
 #include <algorithm>
@@ -49,12 +50,6 @@ const SdtSegment *segment_with(const std::vector<SdtSegment> &segments,
         length <= s.end - address)
       return &s;
   return nullptr;
-}
-
-std::string basename_of(std::string_view path) {
-  std::size_t slash = path.rfind('/');
-  return std::string(slash == std::string_view::npos ? path
-                                                     : path.substr(slash + 1));
 }
 
 // One object's records: definitions first (sites refer to them), then
@@ -245,79 +240,6 @@ private:
   std::vector<SdtSite> sites_;                         // valid, this object
   std::size_t def_count_ = 0, site_count_ = 0;         // records seen
 };
-
-// ---- Function symbols of an object's file ----------------------------------
-
-using SymbolMatch = sdt_format::SymbolMatch<std::uintptr_t, const ElfW(Shdr) *>;
-
-// Streams one symbol table into the matches of the wanted addresses.
-void match_symbols(const ElfFile &file, const ElfW(Shdr) & table,
-                   std::uintptr_t bias,
-                   const std::vector<std::uintptr_t> &sorted,
-                   std::vector<SymbolMatch> &matches) {
-  const std::vector<ElfW(Shdr)> &sections = file.sections();
-  if (table.sh_entsize != sizeof(ElfW(Sym)) ||
-      table.sh_link >= sections.size() ||
-      sections[table.sh_link].sh_type != SHT_STRTAB)
-    return;
-  const ElfW(Shdr) &strings = sections[table.sh_link];
-  const std::size_t count = table.sh_size / sizeof(ElfW(Sym));
-  // In chunks: a big program's .symtab can be tens of megabytes.
-  constexpr std::size_t kChunk = 512;
-  std::vector<ElfW(Sym)> chunk(kChunk);
-  for (std::size_t first = 0; first < count; first += kChunk) {
-    std::size_t n = std::min(kChunk, count - first);
-    if (!file.read_at(table.sh_offset + first * sizeof(ElfW(Sym)), chunk.data(),
-                      n * sizeof(ElfW(Sym))))
-      return;
-    for (std::size_t k = 0; k < n; ++k) {
-      const ElfW(Sym) &sym = chunk[k];
-      sdt_format::offer_symbol(
-          sorted, matches, sym.st_info, sym.st_shndx,
-          static_cast<std::uintptr_t>(
-              bias + isa::descriptor().function_start(sym.st_value)),
-          static_cast<std::uintptr_t>(sym.st_size), &strings, sym.st_name);
-    }
-  }
-}
-
-// The function symbol holding each address (sdt_format::functions_holding).
-std::vector<SdtFunction>
-functions_in_file(const ElfFile &file, std::uintptr_t bias,
-                  const std::vector<std::uintptr_t> &addresses) {
-  auto found = sdt_format::functions_holding<const ElfW(Shdr) *>(
-      addresses,
-      [&](ElfW(Word) type, const std::vector<std::uintptr_t> &sorted,
-          std::vector<SymbolMatch> &matches) {
-        for (const ElfW(Shdr) & section : file.sections())
-          if (section.sh_type == type)
-            match_symbols(file, section, bias, sorted, matches);
-      },
-      [&](const SymbolMatch &m) {
-        return file.read_string(*m.strings, m.name);
-      });
-  std::vector<SdtFunction> out;
-  out.reserve(found.size());
-  for (auto &[name, start] : found)
-    out.push_back(SdtFunction{std::move(name), start});
-  return out;
-}
-
-// The main program's file name, for messages and the default module.
-std::string main_program_path() {
-  char buf[4096];
-  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0)
-    return program_invocation_name ? program_invocation_name : "";
-  std::string path(buf, static_cast<std::size_t>(n));
-  // The kernel marks a program whose file was replaced or removed.
-  constexpr std::string_view kDeleted = " (deleted)";
-  if (path.size() > kDeleted.size() &&
-      path.compare(path.size() - kDeleted.size(), kDeleted.size(), kDeleted) ==
-          0)
-    path.resize(path.size() - kDeleted.size());
-  return path;
-}
 
 } // namespace
 
