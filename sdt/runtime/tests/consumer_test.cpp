@@ -58,6 +58,18 @@ __attribute__((noinline)) void consumer_test_ping(int a, long b) {
   XSDT_PROBE(ctusdt, ping, a, b);
 }
 
+// One function under three names, an SDT and a USDT probe in it: the
+// global name is the function of both, whatever the symbol tables' order.
+SDT_PROBE_DEFINE1(ctalias, , , sdt, "int");
+__attribute__((noinline)) void consumer_test_aliased(int a) {
+  SDT_PROBE1(ctalias, , , sdt, a);
+  XSDT_PROBE(ctalias, usdt, a);
+}
+void consumer_test_aliased_weak(int)
+    __attribute__((weak, alias("consumer_test_aliased")));
+__attribute__((used)) static void consumer_test_aliased_local(int)
+    __attribute__((alias("consumer_test_aliased")));
+
 } // extern "C"
 
 namespace {
@@ -182,6 +194,24 @@ std::vector<xsdt_mode> site_states(const std::string &id) {
   xsdt_error err{};
   EXPECT_GT(xsdt_sdt_list_sites(site_visit, &s, &err), 0) << err.message;
   return s.states;
+}
+
+// ---- Function names -----------------------------------------------------
+
+TEST(Consumer, AliasedFunctionHasItsGlobalName) {
+  Handle t;
+  ASSERT_EQ(xsdt_enable_probes(t.h, "ctalias:::", XSDT_MODE_TRAP), 2)
+      << t.message();
+  ASSERT_EQ(xsdt_go(t.h), 0) << t.message();
+  Selected s = selected(t.h);
+  ASSERT_EQ(s.by_id.size(), 2u);
+  for (const auto &[id, d] : s.by_id) {
+    EXPECT_STREQ(d->function, "consumer_test_aliased") << id;
+    EXPECT_EQ(d->kind, d->name == std::string("sdt") ? XSDT_PROBE_SDT
+                                                     : XSDT_PROBE_USDT)
+        << id;
+  }
+  EXPECT_EQ(xsdt_stop(t.h), 0) << t.message();
 }
 
 // ---- The lifecycle, per probe kind and mode -------------------------------
@@ -898,6 +928,11 @@ TEST(Consumer, SelectionErrors) {
   EXPECT_EQ(xsdt_errno(t.h), XSDT_ERR_BAD_PATTERN);
   EXPECT_EQ(xsdt_enable_probes(t.h, "", XSDT_MODE_AUTO), -1);
   EXPECT_EQ(xsdt_errno(t.h), XSDT_ERR_BAD_PATTERN);
+  // fnmatch would read the '[' literally and match nothing: a typo.
+  EXPECT_EQ(xsdt_enable_probes(t.h, "ctest:::[abc", XSDT_MODE_AUTO), -1);
+  EXPECT_EQ(xsdt_errno(t.h), XSDT_ERR_BAD_PATTERN);
+  EXPECT_NE(std::string(t.message()).find("unclosed '['"), std::string::npos)
+      << t.message();
   EXPECT_EQ(xsdt_enable_probes(t.h, nullptr, XSDT_MODE_AUTO), -1);
   EXPECT_EQ(xsdt_errno(t.h), XSDT_ERR_BAD_PATTERN);
   // (A mode outside the enum is tested from C: in C++ it is no value of

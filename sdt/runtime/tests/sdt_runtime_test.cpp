@@ -529,7 +529,8 @@ TEST(SdtRuntime, Patterns) {
             -1);
   EXPECT_EQ(err.code, XSDT_ERR_NO_MATCH);
   EXPECT_NE(std::strstr(err.message, "nosuch"), nullptr) << err.message;
-  for (const char *bad : {"a:b:c:d:e", "srt:::[abc", "::::"}) {
+  // "" is no description (every probe is spelled "*" or ":::").
+  for (const char *bad : {"a:b:c:d:e", "srt:::[abc", "::::", ""}) {
     EXPECT_EQ(xsdt_sdt_enable(bad, XSDT_MODE_JUMP, count_only, &hits, &err), -1)
         << bad;
     EXPECT_EQ(err.code, XSDT_ERR_BAD_PATTERN) << bad;
