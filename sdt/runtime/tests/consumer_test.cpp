@@ -60,6 +60,7 @@ __attribute__((noinline)) void consumer_test_ping(int a, long b) {
 
 // One function under three names, an SDT and a USDT probe in it: the
 // global name is the function of both, whatever the symbol tables' order.
+SDT_PROVIDER_DEFINE(ctalias);
 SDT_PROBE_DEFINE1(ctalias, , , sdt, "int");
 __attribute__((noinline)) void consumer_test_aliased(int a) {
   SDT_PROBE1(ctalias, , , sdt, a);
