@@ -19,6 +19,13 @@
  * patched site must be covered by such a call made after its new bytes
  * were in place (the flush follows the write), in both directions.
  *
+ * TRAIT_ICACHE_FLUSH_LIBGCC (aarch64): the runtime flushes through libgcc's
+ * __clear_cache (dc cvau / ic ivau), which no emulator needs: QEMU user mode
+ * keeps its translations coherent, so a missing flush changes no behaviour
+ * there. The test links with -Wl,--wrap=__clear_cache and holds those calls
+ * to the same rule as the syscall's: each patched site covered by a call
+ * made after its new bytes were in place.
+ *
  * The program writes "xsdt-mark: ..." lines to stderr around enable and
  * disable, for cache-flush-strace.test to place QEMU's -strace output.
  * Usage: cache-flush */
@@ -58,11 +65,12 @@ static void mark(const char *what) {
     perror("write");
 }
 
-/* ---- The runtime's syscall(3) calls, seen from inside -------------------- */
+/* ---- The runtime's flush calls, seen from inside ------------------------- */
 long __real_syscall(long number, ...);
 long __wrap_syscall(long number, ...);
 
-#ifdef TRAIT_ICACHE_FLUSH_SYSCALL
+#if defined(TRAIT_ICACHE_FLUSH_SYSCALL) || defined(TRAIT_ICACHE_FLUSH_LIBGCC)
+#define WATCH_FLUSHES
 #define MAX_FLUSHES 64
 struct flush_call {
   uintptr_t start, end;
@@ -71,7 +79,29 @@ struct flush_call {
 };
 static struct flush_call flushes[MAX_FLUSHES];
 static int nflushes, watching;
+
+static void record_flush(uintptr_t start, uintptr_t end, unsigned long flags) {
+  if (!watching || nflushes >= MAX_FLUSHES)
+    return;
+  struct flush_call *f = &flushes[nflushes++];
+  f->start = start;
+  f->end = end;
+  f->flags = flags;
+  for (int i = 0; i < sites.n; ++i)
+    memcpy(f->bytes[i], (const void *)sites.s[i].site, RT_SITE_SIZE);
+}
 #endif
+
+/* Every arch: a runtime that falls back to __clear_cache (armhf, riscv64)
+ * or uses nothing else (aarch64) links against this wrapper. */
+void __real___clear_cache(char *begin, char *end);
+void __wrap___clear_cache(char *begin, char *end);
+void __wrap___clear_cache(char *begin, char *end) {
+#ifdef TRAIT_ICACHE_FLUSH_LIBGCC
+  record_flush((uintptr_t)begin, (uintptr_t)end, 0);
+#endif
+  __real___clear_cache(begin, end);
+}
 
 long __wrap_syscall(long number, ...) {
   va_list ap;
@@ -81,20 +111,13 @@ long __wrap_syscall(long number, ...) {
     a[i] = va_arg(ap, long);
   va_end(ap);
 #ifdef TRAIT_ICACHE_FLUSH_SYSCALL
-  if (number == EXPECT_ICACHE_FLUSH_SYSCALL && watching &&
-      nflushes < MAX_FLUSHES) {
-    struct flush_call *f = &flushes[nflushes++];
-    f->start = (uintptr_t)a[0];
-    f->end = (uintptr_t)a[1];
-    f->flags = (unsigned long)a[2];
-    for (int i = 0; i < sites.n; ++i)
-      memcpy(f->bytes[i], (const void *)sites.s[i].site, RT_SITE_SIZE);
-  }
+  if (number == EXPECT_ICACHE_FLUSH_SYSCALL)
+    record_flush((uintptr_t)a[0], (uintptr_t)a[1], (unsigned long)a[2]);
 #endif
   return __real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
-#ifdef TRAIT_ICACHE_FLUSH_SYSCALL
+#ifdef WATCH_FLUSHES
 /* Each site is covered by a flush of every thread made once its bytes were
  * the ones it holds now. Returns the number of sites without one. */
 static int unflushed_sites(const char *what) {
@@ -107,7 +130,7 @@ static int unflushed_sites(const char *what) {
            flushes[k].flags == 0 &&
            memcmp(flushes[k].bytes[i], (const void *)pc, RT_SITE_SIZE) == 0;
     if (!ok) {
-      printf("FAIL %s: no icache flush syscall (all threads) after the write "
+      printf("FAIL %s: no icache flush (all threads) after the write "
              "of %s at %#lx\n",
              what, sites.s[i].id, (unsigned long)pc);
       ++missing;
@@ -128,7 +151,7 @@ int main(void) {
   int runs = jt_page_runs(pcs, sites.n);
 
   xsdt_patch_stats s0, s1, s2;
-#ifdef TRAIT_ICACHE_FLUSH_SYSCALL
+#ifdef WATCH_FLUSHES
   watching = 1;
 #endif
   xsdt_get_patch_stats(&s0);
@@ -137,7 +160,7 @@ int main(void) {
             NPROBES);
   mark("enable-end");
   xsdt_get_patch_stats(&s1);
-#ifdef TRAIT_ICACHE_FLUSH_SYSCALL
+#ifdef WATCH_FLUSHES
   int enable_flushes = nflushes;
   int enable_missing = unflushed_sites("enable");
   nflushes = 0;
@@ -149,7 +172,7 @@ int main(void) {
   JT_EXPECT(xsdt_sdt_disable("jf:::", &jt_err), NPROBES);
   mark("disable-end");
   xsdt_get_patch_stats(&s2);
-#ifdef TRAIT_ICACHE_FLUSH_SYSCALL
+#ifdef WATCH_FLUSHES
   watching = 0;
   int disable_flushes = nflushes;
   int disable_missing = unflushed_sites("disable");
@@ -177,10 +200,16 @@ int main(void) {
          (long)(s1.serializations - s0.serializations),
          (long)(s2.serializations - s1.serializations));
 #endif
+#ifdef WATCH_FLUSHES
 #ifdef TRAIT_ICACHE_FLUSH_SYSCALL
-  printf("icache flush syscall: enable %d calls, %d sites unflushed; disable "
+  const char *flush_kind = "syscall";
+#else
+  const char *flush_kind = "__clear_cache";
+#endif
+  printf("icache flush %s: enable %d calls, %d sites unflushed; disable "
          "%d calls, %d sites unflushed\n",
-         enable_flushes, enable_missing, disable_flushes, disable_missing);
+         flush_kind, enable_flushes, enable_missing, disable_flushes,
+         disable_missing);
   RT_CHECK(enable_flushes > 0 && disable_flushes > 0);
   RT_CHECK(enable_missing == 0 && disable_missing == 0);
 #endif
