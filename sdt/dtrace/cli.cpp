@@ -45,8 +45,9 @@ A drop-in replacement for SystemTap's dtrace build step, on xsdt's probes.
   --help       this text
   --version    print "xsdt-dtrace VERSION" and exit
 
-Exit status: 0 done; 1 a malformed provider file, an unreadable file or a
-failing preprocessor or compiler (no output is written); 2 a usage error.
+Exit status: 0 done; 1 a failing preprocessor or compiler or an output that
+cannot be written; 2 a usage error, or a provider file that is missing,
+unreadable or malformed (no output is written unless 0).
 )";
 }
 

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 
 using namespace xsdt::dtrace;
 
@@ -22,9 +23,20 @@ namespace {
 
 constexpr const char *program = "xsdt-dtrace";
 
-int fail(const std::string &message) {
+// Exit statuses: a step that failed (the preprocessor, the compiler, an
+// output that cannot be written) is 1; bad input, the provider file missing,
+// unreadable or malformed, is 2 as a usage error is, and as xsdt-inspect's
+// unreadable input is: the command cannot succeed until the user changes it.
+constexpr int kFailed = 1, kBadInput = 2;
+
+// The provider file cannot be read.
+struct BadInput : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+int fail(const std::string &message, int status = kFailed) {
   std::cerr << program << ": error: " << message << "\n";
-  return 1;
+  return status;
 }
 
 // The variable's value, or `fallback` when it is unset.
@@ -61,7 +73,12 @@ std::string preprocess(const Options &o, const TempDir &tmp) {
 int run(const Options &o) {
   if (o.types_option)
     std::cerr << program << ": note: obsolete option --types used\n";
-  std::string source = read_file(o.provider_file);
+  std::string source;
+  try {
+    source = read_file(o.provider_file);
+  } catch (const FileError &e) {
+    throw BadInput(e.what());
+  }
   TempDir tmp(o.output);
   if (o.keep_temporaries)
     tmp.keep();
@@ -112,7 +129,7 @@ int main(int argc, char **argv) {
     return 0;
   case CommandLine::Action::UsageError:
     std::cerr << program << ": error: " << cl.error << "\n" << usage_text();
-    return 2;
+    return kBadInput;
   case CommandLine::Action::Run:
     break;
   }
@@ -120,7 +137,9 @@ int main(int argc, char **argv) {
     return run(cl.options);
   } catch (const SyntaxError &e) {
     std::cerr << e.what() << "\n";
-    return 1;
+    return kBadInput;
+  } catch (const BadInput &e) {
+    return fail(e.what(), kBadInput);
   } catch (const FileError &e) {
     return fail(e.what());
   } catch (const std::invalid_argument &e) {

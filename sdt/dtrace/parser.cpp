@@ -219,6 +219,24 @@ private:
     return p;
   }
 
+  // What cannot begin or be a C type, so that it would reach the header's
+  // comment and the compiler as written: a parameter that does not start
+  // with a word (`123`, `*p`), and `struct`, `union` or `enum` without
+  // their tag. Anything subtler is left to the compiler.
+  static void check_type(const std::vector<Token> &tokens,
+                         const std::string &probe) {
+    const Token &first = tokens.front();
+    if (first.kind != TokenKind::Identifier)
+      fail(first, "expected a type in a parameter of probe '" + probe +
+                      "', found " + describe(first));
+    for (size_t k = 0; k < tokens.size(); ++k)
+      if ((tokens[k].is("struct") || tokens[k].is("union") ||
+           tokens[k].is("enum")) &&
+          (k + 1 == tokens.size() ||
+           tokens[k + 1].kind != TokenKind::Identifier))
+        fail(tokens[k], "expected a tag after '" + tokens[k].text + "'");
+  }
+
   // `( ... )` at cur(): the parameters, split at the commas outside
   // brackets.
   std::vector<Parameter> parameters(const std::string &probe, bool native) {
@@ -262,8 +280,10 @@ private:
            "probe '" + probe + "' has " + std::to_string(groups.size()) +
                " parameters; at most " + std::to_string(max_parameters));
     std::vector<Parameter> params;
-    for (const auto &g : groups)
+    for (const auto &g : groups) {
+      check_type(g, probe);
       params.push_back(make_parameter(g));
+    }
     return params;
   }
 

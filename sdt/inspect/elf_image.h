@@ -67,6 +67,9 @@ public:
 private:
   ElfImage() = default;
   void read_sections();
+  // Throws InputError when `section` shares bytes with the ELF header, the
+  // section header table or another section.
+  void check_overlap(const Section &section) const;
 
   std::vector<std::uint8_t> bytes_;
   std::vector<Section> sections_;
@@ -74,6 +77,8 @@ private:
   bool is_64_ = true;
   ByteOrder byte_order_ = ByteOrder::kLittle;
   std::uint16_t elf_type_ = 0;
+  std::uint64_t shoff_ = 0;        // the section header table's place
+  std::uint64_t shtable_size_ = 0; // and size in the file
 };
 
 // Reads in the file's byte order from a span whose bounds the caller has

@@ -41,11 +41,12 @@ expect("${err}" "^xsdt-dtrace: error: unknown option '-q'\nusage: ")
 run(2 "${DTRACE}" -s good.d)
 expect("${err}" "usage: ")
 
-# A missing provider file, a malformed one: 1; an existing output stays.
-run(1 "${DTRACE}" -h -s nosuch.d -o out/x.h)
+# A missing provider file, a malformed one: bad input, 2; an existing output
+# stays.
+run(2 "${DTRACE}" -h -s nosuch.d -o out/x.h)
 expect("${err}" "xsdt-dtrace: error: cannot read 'nosuch.d': No such file")
 file(WRITE "${work}/out/bad.h" "previous\n")
-run(1 "${DTRACE}" -h -s bad.d -o out/bad.h)
+run(2 "${DTRACE}" -h -s bad.d -o out/bad.h)
 expect("${err}" "^bad.d:2:11: error: expected '\\(' after probe name 'a'\n$")
 file(READ "${work}/out/bad.h" kept)
 expect("${kept}" "^previous\n$")
@@ -55,7 +56,7 @@ expect_no_leftovers()
 file(WRITE "${work}/inc/more.d" "\n  probe broken int);\n")
 file(WRITE "${work}/pp.d"
   "provider pp {\n#include \"more.d\"\n  probe ok(T);\n};\n")
-run(1 "${DTRACE}" -C -Iinc -DT=int -h -s pp.d -o out/pp.h)
+run(2 "${DTRACE}" -C -Iinc -DT=int -h -s pp.d -o out/pp.h)
 expect("${err}" "inc/more.d:2:16: error: expected '\\(' after probe name 'broken'")
 file(WRITE "${work}/inc/more.d" "\n  probe fine(long);\n")
 run(0 "${DTRACE}" -C -Iinc -DT=int -h -s pp.d -o out/pp.h)

@@ -119,6 +119,9 @@ config.substitutions += [
     ("%sys-sdt-cflags", f"-I{sys_sdt_include}"),
     ("%objcopy", objcopy),
     ("%python", sys.executable),
+    # %damage IN OUT FIELD=VALUE...: a copy of an ELF file with header fields
+    # changed by name (Inputs/damage_elf.py), for the damaged-*.test cases.
+    ("%damage", f"{sys.executable} {config.test_source_root}/Inputs/damage_elf.py"),
     ("%arch", arch),
     ("%version", params["version"]),
     # The arch's expected bytes (FileCheck -DNOP=%expect-site-nop) and the
@@ -131,6 +134,17 @@ config.substitutions += [
     ("%expect-sys-sdt-size", str(arch_facts.byte_count(expect["sys_sdt_site"]))),
 ]
 config.available_features.update(features)
+
+# %no-read-override COMMAND: runs COMMAND without the capabilities that let
+# root read any file, so that a file of mode 000 is unreadable to it as to
+# any user (feature can-deny-read). Without setpriv, root cannot be denied.
+if os.geteuid() != 0:
+    config.substitutions.append(("%no-read-override", ""))
+    config.available_features.add("can-deny-read")
+elif shutil.which("setpriv"):
+    config.substitutions.append(
+        ("%no-read-override", "setpriv --inh-caps=-all --bounding-set=-all"))
+    config.available_features.add("can-deny-read")
 
 # lit scrubs the environment: FileCheck and count come from llvm_bin.
 config.environment["PATH"] = llvm_path

@@ -1,0 +1,3 @@
+provider shop {
+  probe sale(int amount;
+};

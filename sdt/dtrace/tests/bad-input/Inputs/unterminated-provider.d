@@ -1,0 +1,2 @@
+provider shop {
+  probe sale(int amount);
