@@ -1,10 +1,10 @@
 // Private to libxsdt: what the USDT part (runtime.cpp) and the SDT part
 // (sdt_runtime.cpp) share. One lock for every enable and disable, so the
 // two never write the same page at once and a site is never enabled both
-// ways; one trap handler with a hook for SDT traps; and the code
-// patcher: batched, verified, all-or-nothing site writes. All of it is
-// defined in runtime.cpp, so a program that only uses USDT probes does not
-// pull in the SDT part.
+// ways; one trap handler with a hook for SDT traps (defined in
+// runtime.cpp); and the code patcher: batched, verified, all-or-nothing
+// site writes (defined with the lock in patcher.cpp). None of it is in the
+// SDT part, so a program that only uses USDT probes does not pull it in.
 #ifndef XSDT_RUNTIME_PATCH_H
 #define XSDT_RUNTIME_PATCH_H
 
@@ -16,6 +16,10 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+namespace xsdt {
+struct SiteEncoding; // xsdt/arch_port.h
+} // namespace xsdt
 
 namespace xsdt::rt {
 
