@@ -1,5 +1,5 @@
-// libxsdt: the C API (trap mode) and the trap handler shared with the SDT
-// part (patch.h). See docs/runtime.md.
+// libxsdt: USDT probes in trap mode and their C API (xsdt/runtime.h). See
+// docs/runtime.md.
 //
 // Concurrency model. Enable, disable and list of both parts serialise on
 // one mutex (api_lock()). The trap handler never locks or allocates: it
@@ -17,6 +17,7 @@
 #include "machdep.h"
 #include "patch.h"
 #include "safe_read.h"
+#include "trap.h"
 #include "xsdt/argeval.h"
 #include "xsdt/argspec.h"
 #include "xsdt/byte_order.h"
@@ -24,8 +25,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <fnmatch.h>
 #include <mutex>
@@ -65,13 +64,6 @@ std::atomic<const Table *> g_enabled{&kEmpty};
 std::atomic<const Table *> g_history{&kEmpty};
 
 std::vector<SiteRecord *> g_active; // under api_lock(): the enabled sites
-
-// The dispositions the trap handler replaced: of the trap signal, and of
-// the race signal where the arch has one (isa::trap_race_signal()).
-struct sigaction g_previous[2];
-std::atomic<bool> g_installed{false};
-// The SDT part's trap lookup (patch.h), null until it first enables.
-std::atomic<SdtTrapHook> g_sdt_trap_hook{nullptr};
 
 // ---- Patterns ----------------------------------------------------------
 
@@ -147,31 +139,7 @@ const Table *make_history(const Table *old,
   return new Table{all.size(), sites, nullptr};
 }
 
-// ---- The trap handler ---------------------------------------------------
-
-void forward(int sig, siginfo_t *si, void *uc) {
-  const struct sigaction &prev = g_previous[sig == isa::trap_signal() ? 0 : 1];
-  if (prev.sa_flags & SA_SIGINFO) {
-    if (prev.sa_sigaction) {
-      prev.sa_sigaction(sig, si, uc);
-      return;
-    }
-  } else if (prev.sa_handler == SIG_IGN) {
-    return;
-  } else if (prev.sa_handler != SIG_DFL && prev.sa_handler) {
-    prev.sa_handler(sig);
-    return;
-  }
-  // SIG_DFL: die as the trap would have killed us without the runtime.
-  // The signal is blocked in this handler, so the raised one is delivered
-  // with the default action as soon as the handler returns.
-  struct sigaction dfl;
-  std::memset(&dfl, 0, sizeof dfl);
-  dfl.sa_handler = SIG_DFL;
-  sigemptyset(&dfl.sa_mask);
-  sigaction(sig, &dfl, nullptr);
-  raise(sig);
-}
+// ---- A trap at a site (trap.h: asked by the trap handler) ---------------
 
 void dispatch(const SiteRecord *r, void *uc) {
   RegisterFile regs;
@@ -192,62 +160,18 @@ void dispatch(const SiteRecord *r, void *uc) {
   r->handler(&r->info, r->argc, args, r->user);
 }
 
-void on_sigtrap(int sig, siginfo_t *si, void *uc) {
-  int saved_errno = errno;
-  std::uintptr_t site = isa::site_from_trap_pc(machdep::context_pc(uc));
-  if (const SiteRecord *r =
-          find(g_enabled.load(std::memory_order_acquire), site)) {
-    dispatch(r, uc);
-    machdep::set_context_pc(uc, site + r->encoding->nop.size());
-  } else if (SdtTrapHook hook = g_sdt_trap_hook.load(std::memory_order_acquire);
-             std::uintptr_t resume = hook ? hook(site) : 0) {
-    // An SDT site: trap mode, or a jump being written (see sdt_runtime.cpp).
-    machdep::set_context_pc(uc, resume);
-  } else if (contains(g_history.load(std::memory_order_acquire), site)) {
-    // Our trap, removed by a disable between the hit and this lookup:
-    // execute whatever the site holds now (the NOP, or a trap that a new
-    // enable put back and that will find its entry).
-    machdep::set_context_pc(uc, site);
-  } else {
-    errno = saved_errno;
-    forward(sig, si, uc);
-    return;
-  }
-  errno = saved_errno;
-}
-
 } // namespace
 
-int install_sigtrap_handler(xsdt_error *err) {
-  if (g_installed.load())
+std::uintptr_t usdt_trap_hit(std::uintptr_t site, void *ucontext) {
+  const SiteRecord *r = find(g_enabled.load(std::memory_order_acquire), site);
+  if (!r)
     return 0;
-  choose_read_mode();
-  struct sigaction sa;
-  std::memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_sigtrap;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&sa.sa_mask);
-  const int signals[2] = {isa::trap_signal(), isa::trap_race_signal()};
-  for (int signal : signals)
-    if (signal)
-      sigaddset(&sa.sa_mask, signal);
-  for (int i = 0; i < 2; ++i) {
-    if (!signals[i])
-      continue;
-    if (sigaction(signals[i], &sa, &g_previous[i]) != 0) {
-      const int saved = errno;
-      if (i == 1) // leave nothing half-installed
-        sigaction(signals[0], &g_previous[0], nullptr);
-      return fail(err, XSDT_ERR_SIGNAL, "sigaction(%s): %s",
-                  sigabbrev_np(signals[i]), std::strerror(saved));
-    }
-  }
-  g_installed.store(true);
-  return 0;
+  dispatch(r, ucontext);
+  return site + r->encoding->nop.size();
 }
 
-void set_sdt_trap_hook(SdtTrapHook hook) {
-  g_sdt_trap_hook.store(hook, std::memory_order_release);
+bool usdt_trapped_before(std::uintptr_t site) {
+  return contains(g_history.load(std::memory_order_acquire), site);
 }
 
 namespace {
