@@ -1,4 +1,4 @@
-// Private to libxsdt: what the USDT part (runtime.cpp) and the SDT part
+// Private to libxsdt: what the USDT part (usdt.cpp) and the SDT part
 // (sdt_runtime.cpp) share to write code. One lock for every enable and
 // disable, so the two never write the same page at once and a site is
 // never enabled both ways; and the code patcher: batched, verified,

@@ -1,7 +1,7 @@
 // libxsdt: the one SIGTRAP handler of the process, shared by the USDT part
-// (runtime.cpp) and the SDT part (sdt_runtime.cpp): its
-// installation, its dispatch of a trap to the part that wrote it, and the
-// forwarding of traps that are neither's to the disposition it replaced.
+// (usdt.cpp) and the SDT part (sdt_runtime.cpp): its installation, its
+// dispatch of a trap to the part that wrote it, and the forwarding of
+// traps that are neither's to the disposition it replaced.
 // A file of its own because neither part owns the signal: each asks for
 // the handler to be installed before it writes its first trap.
 #include "trap.h"

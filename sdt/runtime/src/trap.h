@@ -1,5 +1,5 @@
 // Private to libxsdt: the one trap handler (trap.cpp) that the USDT part
-// (runtime.cpp) and the SDT part (sdt_runtime.cpp) share. It asks the
+// (usdt.cpp) and the SDT part (sdt_runtime.cpp) share. It asks the
 // parts, in this order, whether a trap is theirs: an enabled USDT site
 // (usdt_trap_hit), the SDT hook, then a USDT site disabled while the trap
 // was being taken (usdt_trapped_before). Whatever no part claims goes to
@@ -25,7 +25,7 @@ int install_sigtrap_handler(xsdt_error *err);
 using SdtTrapHook = std::uintptr_t (*)(std::uintptr_t site);
 void set_sdt_trap_hook(SdtTrapHook hook);
 
-// ---- The USDT part's share, defined in runtime.cpp ------------------------
+// ---- The USDT part's share, defined in usdt.cpp ---------------------------
 // Both run in signal context, on the trapping thread: lock-free, no
 // allocation.
 

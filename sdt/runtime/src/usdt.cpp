@@ -9,7 +9,7 @@
 // its trap). Old tables and site records are never freed, because a
 // handler on another thread may still be reading them; that leak is bounded
 // by the enable/disable calls.
-#include "xsdt/runtime.h"
+#include "usdt.h"
 
 #include "errors.h"
 #include "internal.h"
@@ -25,10 +25,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <fnmatch.h>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace xsdt::rt {
@@ -261,9 +265,11 @@ std::string probe_name(const SiteRecord &r) {
   return r.provider + ":" + r.name;
 }
 
-// ---- The API bodies (may throw std::bad_alloc; wrapped below) ----------
+} // namespace
 
-int list_impl(xsdt_probe_visitor visit, void *user, xsdt_error *err) {
+// ---- The API bodies (usdt.h) --------------------------------------------
+
+int usdt_list(xsdt_probe_visitor visit, void *user, xsdt_error *err) {
   std::lock_guard<std::mutex> guard(api_lock());
   std::vector<ProbeSite> sites = discover_probes();
   clear(err);
@@ -278,7 +284,7 @@ int list_impl(xsdt_probe_visitor visit, void *user, xsdt_error *err) {
   return static_cast<int>(sites.size());
 }
 
-int enable_impl(const char *pattern, xsdt_probe_handler handler, void *user,
+int usdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
                 xsdt_error *err) {
   Pattern pat;
   if (!parse_pattern(pattern, &pat))
@@ -400,7 +406,7 @@ int enable_impl(const char *pattern, xsdt_probe_handler handler, void *user,
   return static_cast<int>(fresh.size());
 }
 
-int disable_impl(const char *pattern, xsdt_error *err) {
+int usdt_disable(const char *pattern, xsdt_error *err) {
   Pattern pat;
   if (!parse_pattern(pattern, &pat))
     return fail(err, XSDT_ERR_BAD_PATTERN,
@@ -442,7 +448,6 @@ int disable_impl(const char *pattern, xsdt_error *err) {
   return static_cast<int>(going.size());
 }
 
-} // namespace
 } // namespace xsdt::rt
 
 // ---- C entry points: no exception crosses into C ----------------------------
@@ -451,7 +456,7 @@ extern "C" {
 
 int xsdt_list(xsdt_probe_visitor visit, void *user, xsdt_error *err) {
   try {
-    return xsdt::rt::list_impl(visit, user, err);
+    return xsdt::rt::usdt_list(visit, user, err);
   } catch (...) {
     return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
   }
@@ -460,7 +465,7 @@ int xsdt_list(xsdt_probe_visitor visit, void *user, xsdt_error *err) {
 int xsdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
                 xsdt_error *err) {
   try {
-    return xsdt::rt::enable_impl(pattern, handler, user, err);
+    return xsdt::rt::usdt_enable(pattern, handler, user, err);
   } catch (...) {
     return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
   }
@@ -468,7 +473,7 @@ int xsdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
 
 int xsdt_disable(const char *pattern, xsdt_error *err) {
   try {
-    return xsdt::rt::disable_impl(pattern, err);
+    return xsdt::rt::usdt_disable(pattern, err);
   } catch (...) {
     return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
   }
