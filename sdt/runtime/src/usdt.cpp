@@ -1,5 +1,9 @@
-// libxsdt: USDT probes in trap mode and their C API (xsdt/runtime.h). See
-// docs/runtime.md.
+// libxsdt, USDT part: the probes of stapsdt notes, enabled in trap mode.
+// It holds the table of enabled sites that the trap handler reads, what a
+// hit runs, the site bytes and semaphores, and the bodies of list, enable
+// and disable (usdt.h). Separate from the trap handler, the patcher and
+// the C entry points (usdt_api.cpp) so that it is only about USDT sites;
+// the SDT part never calls into it. See docs/runtime.md.
 //
 // Concurrency model. Enable, disable and list of both parts serialise on
 // one mutex (api_lock()). The trap handler never locks or allocates: it
@@ -449,72 +453,3 @@ int usdt_disable(const char *pattern, xsdt_error *err) {
 }
 
 } // namespace xsdt::rt
-
-// ---- C entry points: no exception crosses into C ----------------------------
-
-extern "C" {
-
-int xsdt_list(xsdt_probe_visitor visit, void *user, xsdt_error *err) {
-  try {
-    return xsdt::rt::usdt_list(visit, user, err);
-  } catch (...) {
-    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
-  }
-}
-
-int xsdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
-                xsdt_error *err) {
-  try {
-    return xsdt::rt::usdt_enable(pattern, handler, user, err);
-  } catch (...) {
-    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
-  }
-}
-
-int xsdt_disable(const char *pattern, xsdt_error *err) {
-  try {
-    return xsdt::rt::usdt_disable(pattern, err);
-  } catch (...) {
-    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
-  }
-}
-
-const char *xsdt_status_name(xsdt_status code) {
-  switch (code) {
-  case XSDT_OK:
-    return "XSDT_OK";
-  case XSDT_ERR_NO_MATCH:
-    return "XSDT_ERR_NO_MATCH";
-  case XSDT_ERR_BAD_PATTERN:
-    return "XSDT_ERR_BAD_PATTERN";
-  case XSDT_ERR_BAD_NOTE:
-    return "XSDT_ERR_BAD_NOTE";
-  case XSDT_ERR_BAD_SPEC:
-    return "XSDT_ERR_BAD_SPEC";
-  case XSDT_ERR_UNEXPECTED_BYTES:
-    return "XSDT_ERR_UNEXPECTED_BYTES";
-  case XSDT_ERR_ALREADY_ENABLED:
-    return "XSDT_ERR_ALREADY_ENABLED";
-  case XSDT_ERR_NOT_ENABLED:
-    return "XSDT_ERR_NOT_ENABLED";
-  case XSDT_ERR_PROTECT:
-    return "XSDT_ERR_PROTECT";
-  case XSDT_ERR_SIGNAL:
-    return "XSDT_ERR_SIGNAL";
-  case XSDT_ERR_INTERNAL:
-    return "XSDT_ERR_INTERNAL";
-  case XSDT_ERR_MODE_CONFLICT:
-    return "XSDT_ERR_MODE_CONFLICT";
-  case XSDT_ERR_BAD_MODE:
-    return "XSDT_ERR_BAD_MODE";
-  case XSDT_ERR_BAD_OPTION:
-    return "XSDT_ERR_BAD_OPTION";
-  case XSDT_ERR_BAD_STATE:
-    return "XSDT_ERR_BAD_STATE";
-  case XSDT_ERR_VERSION:
-    return "XSDT_ERR_VERSION";
-  }
-  return "XSDT_ERR_UNKNOWN";
-}
-
-} // extern "C"
