@@ -3,7 +3,8 @@
 // hit runs, the site bytes and semaphores, and the bodies of list, enable
 // and disable (usdt.h). Separate from the trap handler, the patcher and
 // the C entry points (usdt_api.cpp) so that it is only about USDT sites;
-// the SDT part never calls into it. See docs/runtime.md.
+// the SDT part reaches it only through the trap handler. See
+// docs/runtime.md.
 //
 // Concurrency model. Enable, disable and list of both parts serialise on
 // one mutex (api_lock()). The trap handler never locks or allocates: it
