@@ -1,10 +1,10 @@
-// Private to libxsdt: what the USDT part (runtime.cpp) and the SDT part
-// (sdt_runtime.cpp) share. One lock for every enable and disable, so the
-// two never write the same page at once and a site is never enabled both
-// ways; one trap handler with a hook for SDT traps; and the code
-// patcher: batched, verified, all-or-nothing site writes. All of it is
-// defined in runtime.cpp, so a program that only uses USDT probes does not
-// pull in the SDT part.
+// Private to libxsdt: what the USDT part (usdt.cpp) and the SDT part
+// (sdt_runtime.cpp) share to write code. One lock for every enable and
+// disable, so the two never write the same page at once and a site is
+// never enabled both ways; and the code patcher: batched, verified,
+// all-or-nothing site writes. Both are defined in patcher.cpp (the trap
+// handler they share is in trap.h), not in the SDT part, so a program
+// that only uses USDT probes does not pull the SDT part in.
 #ifndef XSDT_RUNTIME_PATCH_H
 #define XSDT_RUNTIME_PATCH_H
 
@@ -17,22 +17,14 @@
 #include <string>
 #include <vector>
 
+namespace xsdt {
+struct SiteEncoding; // xsdt/arch_port.h
+} // namespace xsdt
+
 namespace xsdt::rt {
 
 // Held by every enable, disable and list call of both parts.
 std::mutex &api_lock();
-
-// Installs the runtime's trap handler once; the previous disposition is
-// kept for traps that are not ours. Returns 0, or -1 and fills err. Call
-// with api_lock() held.
-int install_sigtrap_handler(xsdt_error *err);
-
-// The SDT part's share of the trap handler: given the site a trap maps
-// to, returns the pc to resume at, or 0 when the trap is not an SDT site's.
-// Runs in signal context: lock-free, no allocation. Installed once, by the
-// SDT part's first enable (before it writes any trap).
-using SdtTrapHook = std::uintptr_t (*)(std::uintptr_t site);
-void set_sdt_trap_hook(SdtTrapHook hook);
 
 // ---- The code patcher ----------------------------------------------------
 

@@ -29,6 +29,7 @@
 #include "isa.h"
 #include "machdep.h"
 #include "patch.h"
+#include "trap.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,0 +1,375 @@
+// libxsdt's code patcher (declared in patch.h): batched, verified,
+// all-or-nothing writes of site bytes, and api_lock(), the one lock that
+// every enable, disable and list of both parts holds. It is separate from
+// the USDT part (usdt.cpp) and the SDT part (sdt_runtime.cpp) because both
+// write code through it and neither owns it; it knows bytes, pages and
+// threads, not probes.
+#include "patch.h"
+
+#include "isa.h"
+#include "machdep.h"
+#include "xsdt/hex_text.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <vector>
+
+namespace xsdt::rt {
+
+std::mutex &api_lock() {
+  static std::mutex lock;
+  return lock;
+}
+
+// ---- The code patcher (patch.h) ------------------------------------------
+//
+// Code is written through its own executable mapping (mprotect to RWX,
+// store, mprotect back to the segment's protection): a second, writable
+// alias mapping leaves QEMU executing stale translations.
+
+namespace {
+
+struct PatchCounters {
+  std::atomic<std::uint64_t> sites_written{0};
+  std::atomic<std::uint64_t> mprotect_calls{0};
+  std::atomic<std::uint64_t> icache_flushes{0};
+  std::atomic<std::uint64_t> serializations{0};
+};
+PatchCounters g_patch_counters;
+
+void count(std::atomic<std::uint64_t> &counter) {
+  counter.fetch_add(1, std::memory_order_relaxed);
+}
+
+std::uintptr_t page_size() {
+  static const auto size = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+// Adjacent pages of one protection, made writable and restored together.
+struct PageRun {
+  std::uintptr_t start = 0, end = 0;
+  int prot = 0;
+  std::size_t first = 0, last = 0; // writes [first, last) of the batch
+};
+
+std::vector<PageRun> page_runs(const std::vector<CodeWrite> &writes) {
+  const std::uintptr_t page = page_size();
+  std::vector<PageRun> runs;
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    const CodeWrite &w = writes[i];
+    std::uintptr_t start = w.addr & ~(page - 1);
+    std::uintptr_t end = (w.addr + w.size + page - 1) & ~(page - 1);
+    int prot = w.prot ? w.prot : PROT_READ | PROT_EXEC;
+    if (!runs.empty() && runs.back().prot == prot && start <= runs.back().end) {
+      runs.back().end = std::max(runs.back().end, end);
+      runs.back().last = i + 1;
+    } else {
+      runs.push_back(PageRun{start, end, prot, i, i + 1});
+    }
+  }
+  return runs;
+}
+
+// Gives every run RWX (writable) or its own protection back. On failure
+// names the run's first write and the errno; a failed RWX request undoes
+// the runs already opened, so nothing stays writable.
+bool protect_runs(const std::vector<PageRun> &runs,
+                  const std::vector<CodeWrite> &writes, bool writable,
+                  PatchFailure *failure) {
+  bool ok = true;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const PageRun &r = runs[i];
+    int prot = writable ? PROT_READ | PROT_WRITE | PROT_EXEC : r.prot;
+    count(g_patch_counters.mprotect_calls);
+    if (mprotect(reinterpret_cast<void *>(r.start), r.end - r.start, prot) == 0)
+      continue;
+    int e = errno;
+    if (ok) {
+      char text[160];
+      std::snprintf(text, sizeof text, "mprotect(%#lx, %lu, %s): %s",
+                    static_cast<unsigned long>(r.start),
+                    static_cast<unsigned long>(r.end - r.start),
+                    writable ? "rwx" : "restore", std::strerror(e));
+      *failure = PatchFailure{XSDT_ERR_PROTECT, writes[r.first].tag, text};
+    }
+    ok = false;
+    if (writable) {
+      for (std::size_t j = 0; j < i; ++j) {
+        count(g_patch_counters.mprotect_calls);
+        mprotect(reinterpret_cast<void *>(runs[j].start),
+                 runs[j].end - runs[j].start, runs[j].prot);
+      }
+      return false;
+    }
+  }
+  return ok;
+}
+
+void flush_runs(const std::vector<PageRun> &runs,
+                const std::vector<CodeWrite> &writes) {
+  for (const PageRun &r : runs) {
+    std::uintptr_t begin = writes[r.first].addr;
+    std::uintptr_t end = writes[r.last - 1].addr + writes[r.last - 1].size;
+    count(g_patch_counters.icache_flushes);
+    machdep::flush_icache(reinterpret_cast<void *>(begin), end - begin);
+  }
+}
+
+// How far a site's rewrite has got. Only the trap-first protocol uses the
+// middle stages: trap over the head with the old tail, then with the new.
+enum class Stage : unsigned char { kOld, kHead, kTail, kNew };
+
+// The trap written over a site's head during the trap-first protocol.
+const SiteEncoding &encoding_of(const CodeWrite &w) {
+  return w.encoding ? *w.encoding : isa::first_encoding();
+}
+
+// The bytes a write's site holds at a stage.
+void bytes_at(const CodeWrite &w, Stage stage, unsigned char *out) {
+  const SiteEncoding &trap = encoding_of(w);
+  switch (stage) {
+  case Stage::kOld:
+    std::memcpy(out, w.from, w.size);
+    return;
+  case Stage::kNew:
+    std::memcpy(out, w.to, w.size);
+    return;
+  case Stage::kHead:
+  case Stage::kTail:
+    std::memcpy(out, stage == Stage::kHead ? w.from : w.to, w.size);
+    std::memcpy(out, trap.trap.data(), trap.trap.size());
+    return;
+  }
+}
+
+// The smallest naturally aligned word of 1, 2 or 4 bytes that holds
+// [begin, end), or 0. Wider atomic stores would need libatomic on i386.
+std::size_t atomic_word(std::uintptr_t begin, std::uintptr_t end) {
+  for (std::size_t size : {1u, 2u, 4u})
+    if (begin / size == (end - 1) / size)
+      return size;
+  return 0;
+}
+
+// Stores the site bytes [lo, hi) of `bytes` with one atomic store of the
+// aligned word of `word_size` bytes holding them, so that a thread running
+// through the site fetches the old or the new instruction, never a mix.
+// The word's other bytes are stored as they are: only this thread writes
+// code (under api_lock()).
+void store_word(std::uintptr_t site, const unsigned char *bytes, std::size_t lo,
+                std::size_t hi, std::size_t word_size) {
+  const std::uintptr_t word = (site + lo) & ~(word_size - 1);
+  unsigned char merged[4];
+  std::memcpy(merged, reinterpret_cast<const void *>(word), word_size);
+  for (std::uintptr_t a = site + lo; a < site + hi; ++a)
+    merged[a - word] = bytes[a - site];
+  if (word_size == 1) {
+    __atomic_store_n(reinterpret_cast<unsigned char *>(word), merged[0],
+                     __ATOMIC_RELEASE);
+  } else if (word_size == 2) {
+    std::uint16_t v;
+    std::memcpy(&v, merged, 2);
+    __atomic_store_n(reinterpret_cast<std::uint16_t *>(word), v,
+                     __ATOMIC_RELEASE);
+  } else {
+    std::uint32_t v;
+    std::memcpy(&v, merged, 4);
+    __atomic_store_n(reinterpret_cast<std::uint32_t *>(word), v,
+                     __ATOMIC_RELEASE);
+  }
+}
+
+bool verify(const CodeWrite &w, Stage stage, PatchFailure *failure) {
+  unsigned char expected[kMaxSiteBytes];
+  bytes_at(w, stage, expected);
+  const auto *site = reinterpret_cast<const unsigned char *>(w.addr);
+  // A few bytes: a loop, not a call to memcmp (100000 sites, three times).
+  std::size_t same = 0;
+  while (same < w.size && site[same] == expected[same])
+    ++same;
+  if (same == w.size)
+    return true;
+  *failure = PatchFailure{XSDT_ERR_UNEXPECTED_BYTES, w.tag,
+                          "expected " + hex_bytes(expected, w.size) +
+                              ", found " + hex_bytes(site, w.size)};
+  return false;
+}
+
+bool serialize(PatchFailure *failure) {
+  count(g_patch_counters.serializations);
+  if (machdep::serialize_all_threads())
+    return true;
+  *failure = PatchFailure{XSDT_ERR_INTERNAL, 0,
+                          "cannot serialize the other threads (membarrier "
+                          "SYNC_CORE unavailable)"};
+  return false;
+}
+
+// The writes' bytes, in place: the pages are writable. stages says how far
+// each got, for the rollback.
+bool write_sites(const std::vector<CodeWrite> &writes,
+                 std::vector<Stage> &stages, PatchFailure *failure) {
+  bool trap_first = false;
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    const CodeWrite &w = writes[i];
+    const SiteEncoding &trap = encoding_of(w);
+    const bool needs_trap_first = isa::jump_needs_trap_first(trap);
+    std::size_t lo = 0, hi = w.size;
+    while (lo < hi && w.from[lo] == w.to[lo])
+      ++lo;
+    while (hi > lo && w.from[hi - 1] == w.to[hi - 1])
+      --hi;
+    if (!verify(w, Stage::kOld, failure))
+      return false;
+    if (lo == hi) { // nothing changes, but the bytes were checked
+      stages[i] = Stage::kNew;
+      continue;
+    }
+    // Where the jump needs the trap-first protocol, only a change within
+    // the trap's bytes is one instruction-fetch unit (x86: byte 0; armhf:
+    // the first halfword of a 32-bit Thumb instruction).
+    const bool one_unit = !needs_trap_first || hi <= trap.trap.size();
+    std::size_t word = one_unit ? atomic_word(w.addr + lo, w.addr + hi) : 0;
+    if (word) {
+      store_word(w.addr, w.to, lo, hi, word);
+      stages[i] = Stage::kNew;
+      count(g_patch_counters.sites_written);
+      continue;
+    }
+    std::size_t head_word = atomic_word(w.addr, w.addr + trap.trap.size());
+    if (!needs_trap_first || trap.trap.size() >= w.size || !head_word) {
+      char text[120];
+      std::snprintf(text, sizeof text,
+                    "a change of bytes %zu..%zu cannot be written atomically "
+                    "on this arch",
+                    lo, hi - 1);
+      *failure = PatchFailure{XSDT_ERR_INTERNAL, w.tag, text};
+      return false;
+    }
+    // The trap-first protocol: first the trap over the head. From here on
+    // a thread that reaches the site traps, and the trap handler
+    // resumes it as the caller published.
+    unsigned char head[kMaxSiteBytes];
+    bytes_at(w, Stage::kHead, head);
+    store_word(w.addr, head, 0, trap.trap.size(), head_word);
+    stages[i] = Stage::kHead;
+    trap_first = true;
+  }
+  if (!trap_first)
+    return true;
+  // No thread may still execute the old instruction from before the trap.
+  if (!serialize(failure))
+    return false;
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    if (stages[i] != Stage::kHead)
+      continue;
+    const CodeWrite &w = writes[i];
+    if (!verify(w, Stage::kHead, failure))
+      return false;
+    // Behind the trap nothing executes these bytes: plain byte stores.
+    auto *site = reinterpret_cast<unsigned char *>(w.addr);
+    const SiteEncoding &trap = encoding_of(w);
+    for (std::size_t b = trap.trap.size(); b < w.size; ++b)
+      __atomic_store_n(site + b, w.to[b], __ATOMIC_RELAXED);
+    stages[i] = Stage::kTail;
+  }
+  if (!serialize(failure))
+    return false;
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    if (stages[i] != Stage::kTail)
+      continue;
+    const CodeWrite &w = writes[i];
+    if (!verify(w, Stage::kTail, failure))
+      return false;
+    const SiteEncoding &trap = encoding_of(w);
+    store_word(w.addr, w.to, 0, trap.trap.size(),
+               atomic_word(w.addr, w.addr + trap.trap.size()));
+    stages[i] = Stage::kNew;
+    count(g_patch_counters.sites_written);
+  }
+  // Every thread now fetches the new head with the new tail.
+  return serialize(failure);
+}
+
+// Puts every touched site back to its `from` bytes, by the same rules
+// (the pages are writable). Best effort: a failure here leaves the site as
+// it was found, since every store is verified first.
+void roll_back(const std::vector<CodeWrite> &writes,
+               const std::vector<Stage> &stages) {
+  std::vector<CodeWrite> undo;
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    if (stages[i] == Stage::kOld)
+      continue;
+    CodeWrite u = writes[i];
+    bytes_at(writes[i], stages[i], u.from);
+    std::memcpy(u.to, writes[i].from, writes[i].size);
+    undo.push_back(u);
+  }
+  std::vector<Stage> undo_stages(undo.size(), Stage::kOld);
+  PatchFailure ignored;
+  write_sites(undo, undo_stages, &ignored);
+}
+
+} // namespace
+
+bool apply_code_writes(std::vector<CodeWrite> writes, PatchFailure *failure) {
+  *failure = PatchFailure{};
+  if (writes.empty())
+    return true;
+  auto by_address = [](const CodeWrite &a, const CodeWrite &b) {
+    return a.addr < b.addr;
+  };
+  if (!std::is_sorted(writes.begin(), writes.end(), by_address))
+    std::sort(writes.begin(), writes.end(), by_address);
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    const CodeWrite &w = writes[i];
+    if (w.size == 0 || w.size > kMaxSiteBytes ||
+        (i > 0 && writes[i - 1].addr + writes[i - 1].size > w.addr)) {
+      *failure = PatchFailure{XSDT_ERR_INTERNAL, w.tag,
+                              "empty, oversized or overlapping site write"};
+      return false;
+    }
+  }
+  const std::vector<PageRun> runs = page_runs(writes);
+  if (!protect_runs(runs, writes, true, failure))
+    return false; // nothing written
+  std::vector<Stage> stages(writes.size(), Stage::kOld);
+  bool ok = write_sites(writes, stages, failure);
+  if (!ok)
+    roll_back(writes, stages);
+  flush_runs(runs, writes);
+  if (!protect_runs(runs, writes, false, failure) && ok) {
+    // Written, but a page would stay writable: undo everything (all or
+    // nothing) while the pages can still be written, then try again.
+    ok = false;
+    PatchFailure ignored;
+    protect_runs(runs, writes, true, &ignored);
+    roll_back(writes, stages);
+    flush_runs(runs, writes);
+    protect_runs(runs, writes, false, &ignored);
+  }
+  return ok;
+}
+
+void read_patch_stats(xsdt_patch_stats *out) {
+  out->sites_written =
+      g_patch_counters.sites_written.load(std::memory_order_relaxed);
+  out->mprotect_calls =
+      g_patch_counters.mprotect_calls.load(std::memory_order_relaxed);
+  out->icache_flushes =
+      g_patch_counters.icache_flushes.load(std::memory_order_relaxed);
+  out->serializations =
+      g_patch_counters.serializations.load(std::memory_order_relaxed);
+}
+
+} // namespace xsdt::rt

@@ -1,0 +1,111 @@
+// libxsdt: the one SIGTRAP handler of the process, shared by the USDT part
+// (usdt.cpp) and the SDT part (sdt_runtime.cpp): its installation, its
+// dispatch of a trap to the part that wrote it, and the forwarding of
+// traps that are neither's to the disposition it replaced.
+// A file of its own because neither part owns the signal: each asks for
+// the handler to be installed before it writes its first trap.
+#include "trap.h"
+
+#include "errors.h"
+#include "isa.h"
+#include "machdep.h"
+#include "safe_read.h"
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+
+namespace xsdt::rt {
+namespace {
+
+// The dispositions the trap handler replaced: of the trap signal, and of
+// the race signal where the arch has one (isa::trap_race_signal()).
+struct sigaction g_previous[2];
+std::atomic<bool> g_installed{false};
+// The SDT part's trap lookup (trap.h), null until it first enables.
+std::atomic<SdtTrapHook> g_sdt_trap_hook{nullptr};
+
+void forward(int sig, siginfo_t *si, void *uc) {
+  const struct sigaction &prev = g_previous[sig == isa::trap_signal() ? 0 : 1];
+  if (prev.sa_flags & SA_SIGINFO) {
+    if (prev.sa_sigaction) {
+      prev.sa_sigaction(sig, si, uc);
+      return;
+    }
+  } else if (prev.sa_handler == SIG_IGN) {
+    return;
+  } else if (prev.sa_handler != SIG_DFL && prev.sa_handler) {
+    prev.sa_handler(sig);
+    return;
+  }
+  // SIG_DFL: die as the trap would have killed us without the runtime.
+  // The signal is blocked in this handler, so the raised one is delivered
+  // with the default action as soon as the handler returns.
+  struct sigaction dfl;
+  std::memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(sig, &dfl, nullptr);
+  raise(sig);
+}
+
+void on_sigtrap(int sig, siginfo_t *si, void *uc) {
+  int saved_errno = errno;
+  std::uintptr_t site = isa::site_from_trap_pc(machdep::context_pc(uc));
+  if (std::uintptr_t usdt_resume = usdt_trap_hit(site, uc)) {
+    // An enabled USDT site: its handler has run.
+    machdep::set_context_pc(uc, usdt_resume);
+  } else if (SdtTrapHook hook = g_sdt_trap_hook.load(std::memory_order_acquire);
+             std::uintptr_t resume = hook ? hook(site) : 0) {
+    // An SDT site: trap mode, or a jump being written (see sdt_runtime.cpp).
+    machdep::set_context_pc(uc, resume);
+  } else if (usdt_trapped_before(site)) {
+    // A USDT trap, removed by a disable between the hit and this lookup:
+    // execute whatever the site holds now (the NOP, or a trap that a new
+    // enable put back and that will find its entry).
+    machdep::set_context_pc(uc, site);
+  } else {
+    errno = saved_errno;
+    forward(sig, si, uc);
+    return;
+  }
+  errno = saved_errno;
+}
+
+} // namespace
+
+int install_sigtrap_handler(xsdt_error *err) {
+  if (g_installed.load())
+    return 0;
+  choose_read_mode();
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_sigtrap;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  const int signals[2] = {isa::trap_signal(), isa::trap_race_signal()};
+  for (int signal : signals)
+    if (signal)
+      sigaddset(&sa.sa_mask, signal);
+  for (int i = 0; i < 2; ++i) {
+    if (!signals[i])
+      continue;
+    if (sigaction(signals[i], &sa, &g_previous[i]) != 0) {
+      const int saved = errno;
+      if (i == 1) // leave nothing half-installed
+        sigaction(signals[0], &g_previous[0], nullptr);
+      return fail(err, XSDT_ERR_SIGNAL, "sigaction(%s): %s",
+                  sigabbrev_np(signals[i]), std::strerror(saved));
+    }
+  }
+  g_installed.store(true);
+  return 0;
+}
+
+void set_sdt_trap_hook(SdtTrapHook hook) {
+  g_sdt_trap_hook.store(hook, std::memory_order_release);
+}
+
+} // namespace xsdt::rt

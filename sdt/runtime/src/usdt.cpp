@@ -1,0 +1,456 @@
+// libxsdt, USDT part: the probes of stapsdt notes, enabled in trap mode.
+// It holds the table of enabled sites that the trap handler reads, what a
+// hit runs, the site bytes and semaphores, and the bodies of list, enable
+// and disable (usdt.h). Separate from the trap handler, the patcher and
+// the C entry points (usdt_api.cpp) so that it is only about USDT sites;
+// the SDT part reaches it only through the trap handler. See
+// docs/runtime.md.
+//
+// Concurrency model. Enable, disable and list of both parts serialise on
+// one mutex (api_lock()). The trap handler never locks or allocates: it
+// reads an immutable, sorted table of enabled sites through an atomic
+// pointer. A new table is published before any trap is written (so every
+// trap finds its entry) and after traps are removed (so an entry outlives
+// its trap). Old tables and site records are never freed, because a
+// handler on another thread may still be reading them; that leak is bounded
+// by the enable/disable calls.
+#include "usdt.h"
+
+#include "errors.h"
+#include "internal.h"
+#include "isa.h"
+#include "machdep.h"
+#include "patch.h"
+#include "safe_read.h"
+#include "trap.h"
+#include "xsdt/argeval.h"
+#include "xsdt/argspec.h"
+#include "xsdt/byte_order.h"
+#include "xsdt/hex_text.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <fnmatch.h>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace xsdt::rt {
+namespace {
+
+// An enabled site. Immutable once published; never freed.
+struct SiteRecord {
+  std::uintptr_t site = 0;
+  std::uintptr_t semaphore = 0;
+  int prot = 0;
+  // What the site held when it was enabled; its size is where execution
+  // resumes after a hit.
+  const SiteEncoding *encoding = nullptr;
+  std::string provider, name, args, object;
+  xsdt_probe_info info{};
+  int argc = 0;
+  CompiledArg compiled[XSDT_MAX_ARGS];
+  xsdt_probe_handler handler = nullptr;
+  void *user = nullptr;
+};
+
+// A sorted array of site addresses and their records.
+struct Table {
+  std::size_t n = 0;
+  const std::uintptr_t *sites = nullptr;
+  SiteRecord *const *records = nullptr; // null in the history table
+};
+
+const Table kEmpty{};
+std::atomic<const Table *> g_enabled{&kEmpty};
+// Every site this process ever patched: a trap taken just before a
+// concurrent disable removed it is recognised here and re-executed.
+std::atomic<const Table *> g_history{&kEmpty};
+
+std::vector<SiteRecord *> g_active; // under api_lock(): the enabled sites
+
+// ---- Patterns ----------------------------------------------------------
+
+struct Pattern {
+  std::string provider, name;
+};
+
+bool parse_pattern(const char *text, Pattern *out) {
+  if (!text || !*text)
+    return false;
+  std::string_view s(text);
+  std::size_t colon = s.find(':');
+  if (colon == std::string_view::npos) {
+    if (s != "*")
+      return false;
+    *out = Pattern{"*", "*"};
+    return true;
+  }
+  if (colon == 0 || colon + 1 == s.size() ||
+      s.find(':', colon + 1) != std::string_view::npos)
+    return false;
+  *out = Pattern{std::string(s.substr(0, colon)),
+                 std::string(s.substr(colon + 1))};
+  return true;
+}
+
+bool matches(const Pattern &p, const std::string &provider,
+             const std::string &name) {
+  return fnmatch(p.provider.c_str(), provider.c_str(), 0) == 0 &&
+         fnmatch(p.name.c_str(), name.c_str(), 0) == 0;
+}
+
+// ---- Tables --------------------------------------------------------------
+
+const SiteRecord *find(const Table *t, std::uintptr_t site) {
+  const std::uintptr_t *end = t->sites + t->n;
+  const std::uintptr_t *it = std::lower_bound(t->sites, end, site);
+  if (it == end || *it != site)
+    return nullptr;
+  return t->records ? t->records[it - t->sites] : nullptr;
+}
+
+bool contains(const Table *t, std::uintptr_t site) {
+  const std::uintptr_t *end = t->sites + t->n;
+  const std::uintptr_t *it = std::lower_bound(t->sites, end, site);
+  return it != end && *it == site;
+}
+
+// Builds a table of recs (sorted here); leaks by design.
+const Table *make_table(std::vector<SiteRecord *> recs) {
+  std::sort(recs.begin(), recs.end(),
+            [](const SiteRecord *a, const SiteRecord *b) {
+              return a->site < b->site;
+            });
+  auto *sites = new std::uintptr_t[recs.size() + 1];
+  auto *records = new SiteRecord *[recs.size() + 1];
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    sites[i] = recs[i]->site;
+    records[i] = recs[i];
+  }
+  return new Table{recs.size(), sites, records};
+}
+
+const Table *make_history(const Table *old,
+                          const std::vector<SiteRecord *> &add) {
+  std::vector<std::uintptr_t> all(old->sites, old->sites + old->n);
+  for (const SiteRecord *r : add)
+    all.push_back(r->site);
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  auto *sites = new std::uintptr_t[all.size() + 1];
+  std::copy(all.begin(), all.end(), sites);
+  return new Table{all.size(), sites, nullptr};
+}
+
+// ---- A trap at a site (trap.h: asked by the trap handler) ---------------
+
+void dispatch(const SiteRecord *r, void *uc) {
+  RegisterFile regs;
+  machdep::fill_registers(uc, &regs);
+  xsdt_arg args[XSDT_MAX_ARGS];
+  MemoryReader reader{&safe_read, nullptr};
+  for (int i = 0; i < r->argc; ++i) {
+    const CompiledArg &c = r->compiled[i];
+    EvalValue v;
+    bool ok = evaluate(c, regs, reader, &v);
+    args[i].bits = ok ? v.bits : 0;
+    args[i].as_double = ok ? v.as_double : 0;
+    args[i].size = c.size;
+    args[i].is_signed = c.is_signed;
+    args[i].is_float = c.is_float;
+    args[i].valid = ok;
+  }
+  r->handler(&r->info, r->argc, args, r->user);
+}
+
+} // namespace
+
+std::uintptr_t usdt_trap_hit(std::uintptr_t site, void *ucontext) {
+  const SiteRecord *r = find(g_enabled.load(std::memory_order_acquire), site);
+  if (!r)
+    return 0;
+  dispatch(r, ucontext);
+  return site + r->encoding->nop.size();
+}
+
+bool usdt_trapped_before(std::uintptr_t site) {
+  return contains(g_history.load(std::memory_order_acquire), site);
+}
+
+namespace {
+
+// ---- USDT trap mode --------------------------------------------------------
+
+// A write that turns a site's NOP into its trap (or back, with `set` false).
+CodeWrite trap_write(const SiteRecord &r, bool set, std::size_t tag) {
+  CodeWrite w;
+  w.addr = r.site;
+  w.size = r.encoding->nop.size();
+  std::memcpy(w.from, r.encoding->nop.data(), w.size);
+  std::memcpy(w.to, r.encoding->nop.data(), w.size);
+  std::memcpy(set ? w.to : w.from, r.encoding->trap.data(),
+              r.encoding->trap.size());
+  w.prot = r.prot;
+  w.tag = tag;
+  w.encoding = r.encoding;
+  return w;
+}
+
+// Whether the site holds `head` followed by the rest of the encoding's NOP.
+bool holds(std::uintptr_t site, const SiteEncoding &encoding,
+           const unsigned char *head) {
+  auto *p = reinterpret_cast<const unsigned char *>(site);
+  std::size_t n = encoding.trap.size();
+  return std::memcmp(p, head, n) == 0 &&
+         std::memcmp(p + n, encoding.nop.data() + n, encoding.nop.size() - n) ==
+             0;
+}
+
+bool holds_trap(const SiteRecord &r) {
+  return holds(r.site, *r.encoding, r.encoding->trap.data());
+}
+
+// The encoding the site holds now, or null for foreign bytes.
+const SiteEncoding *match_encoding(std::uintptr_t site) {
+  for (const SiteEncoding &encoding : isa::site_encodings())
+    if (std::memcmp(reinterpret_cast<const void *>(site), encoding.nop.data(),
+                    encoding.nop.size()) == 0)
+      return &encoding;
+  return nullptr;
+}
+
+// "0f 1f 44 00 00 (5-byte nopl) or 90 (1-byte nop (sys/sdt.h))".
+std::string expected_encodings() {
+  std::string text;
+  for (const SiteEncoding &encoding : isa::site_encodings()) {
+    if (!text.empty())
+      text += " or ";
+    text += hex_bytes(encoding.nop.data(), encoding.nop.size()) + " (" +
+            encoding.what + ")";
+  }
+  return text;
+}
+
+// Adds delta to a 16-bit semaphore atomically (other tracers may update it
+// too). Done as a compare-and-swap on the aligned 32-bit word that holds it:
+// a 2-byte aligned counter never straddles that word, and subword atomics
+// would need libatomic on riscv64 with gcc, which C programs do not link.
+void add_semaphore(std::uintptr_t addr, int delta) {
+  if (!addr)
+    return;
+  if (addr & 1) { // not a C unsigned short: no atomic access possible
+    auto *sem = reinterpret_cast<volatile std::uint16_t *>(addr);
+    *sem = static_cast<std::uint16_t>(*sem + delta);
+    return;
+  }
+  auto *word = reinterpret_cast<std::uint32_t *>(addr & ~std::uintptr_t{3});
+  // The counter's half of the word: the low one at an address that is a
+  // multiple of 4 on a little-endian arch, the high one on a big-endian.
+  const unsigned low_half = kNativeByteOrder == ByteOrder::kBig ? 2 : 0;
+  unsigned shift = static_cast<unsigned>((addr & 2) ^ low_half) * 8;
+  std::uint32_t old = __atomic_load_n(word, __ATOMIC_RELAXED);
+  for (;;) {
+    std::uint32_t count = (old >> shift) & 0xffffu;
+    std::uint32_t next_count =
+        (count + static_cast<std::uint32_t>(delta)) & 0xffffu;
+    std::uint32_t next = (old & ~(0xffffu << shift)) | (next_count << shift);
+    if (__atomic_compare_exchange_n(word, &old, next, true, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_RELAXED))
+      return;
+  }
+}
+
+std::string probe_name(const SiteRecord &r) {
+  return r.provider + ":" + r.name;
+}
+
+} // namespace
+
+// ---- The API bodies (usdt.h) --------------------------------------------
+
+int usdt_list(xsdt_probe_visitor visit, void *user, xsdt_error *err) {
+  std::lock_guard<std::mutex> guard(api_lock());
+  std::vector<ProbeSite> sites = discover_probes();
+  clear(err);
+  for (const ProbeSite &s : sites) {
+    if (!visit)
+      continue;
+    xsdt_probe_info info{s.provider.c_str(),     s.name.c_str(), s.args.c_str(),
+                         s.object.c_str(),       s.pc,           s.semaphore,
+                         s.argc < 0 ? 0 : s.argc};
+    visit(&info, user);
+  }
+  return static_cast<int>(sites.size());
+}
+
+int usdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
+                xsdt_error *err) {
+  Pattern pat;
+  if (!parse_pattern(pattern, &pat))
+    return fail(err, XSDT_ERR_BAD_PATTERN,
+                "pattern '%s' is not 'provider:name' (fnmatch globs)",
+                pattern ? pattern : "(null)");
+  if (!handler)
+    return fail(err, XSDT_ERR_INTERNAL, "no handler given");
+
+  std::lock_guard<std::mutex> guard(api_lock());
+  std::vector<ProbeSite> sites = discover_probes();
+  const Arch arch = machdep::arch();
+  std::vector<SiteRecord *> fresh;
+  // Until published, records are owned here.
+  struct Owner {
+    std::vector<SiteRecord *> *v;
+    bool keep = false;
+    ~Owner() {
+      if (!keep)
+        for (SiteRecord *r : *v)
+          delete r;
+    }
+  } owner{&fresh};
+
+  for (const ProbeSite &s : sites) {
+    if (!matches(pat, s.provider, s.name))
+      continue;
+    bool duplicate = false;
+    for (const SiteRecord *r : fresh)
+      duplicate = duplicate || r->site == s.pc;
+    if (duplicate)
+      continue; // two notes for one site: one trap serves both
+    for (const SiteRecord *r : g_active)
+      if (r->site == s.pc)
+        return fail(err, XSDT_ERR_ALREADY_ENABLED,
+                    "probe %s:%s at %#lx is already enabled",
+                    s.provider.c_str(), s.name.c_str(),
+                    static_cast<unsigned long>(s.pc));
+    auto rec = new SiteRecord;
+    fresh.push_back(rec);
+    rec->site = s.pc;
+    rec->semaphore = s.semaphore;
+    rec->prot = s.prot;
+    rec->provider = s.provider;
+    rec->name = s.name;
+    rec->args = s.args;
+    rec->object = s.object;
+    rec->handler = handler;
+    rec->user = user;
+    auto locs = parse_arg_specs(s.args, arch);
+    if (!locs)
+      return fail(err, XSDT_ERR_BAD_SPEC, "probe %s:%s at %#lx: %s",
+                  s.provider.c_str(), s.name.c_str(),
+                  static_cast<unsigned long>(s.pc),
+                  locs.error().to_string().c_str());
+    rec->argc = static_cast<int>(locs->size());
+    for (std::size_t i = 0; i < locs->size(); ++i) {
+      auto c = compile_arg((*locs)[i], arch);
+      if (!c)
+        return fail(err, XSDT_ERR_BAD_SPEC,
+                    "probe %s:%s at %#lx, argument %zu: %s", s.provider.c_str(),
+                    s.name.c_str(), static_cast<unsigned long>(s.pc), i + 1,
+                    c.error().to_string().c_str());
+      rec->compiled[i] = c.value();
+    }
+    rec->info = xsdt_probe_info{rec->provider.c_str(),
+                                rec->name.c_str(),
+                                rec->args.c_str(),
+                                rec->object.c_str(),
+                                rec->site,
+                                rec->semaphore,
+                                rec->argc};
+  }
+  if (fresh.empty())
+    return fail(err, XSDT_ERR_NO_MATCH, "no probe matches '%s'", pattern);
+
+  // Check every site before touching any, so that a foreign site leaves
+  // nothing patched.
+  const std::size_t longest = isa::site_encodings()[0].nop.size();
+  for (SiteRecord *r : fresh) {
+    r->encoding = match_encoding(r->site);
+    if (!r->encoding)
+      return fail(
+          err, XSDT_ERR_UNEXPECTED_BYTES,
+          "probe %s at %#lx: expected %s, found %s", probe_name(*r).c_str(),
+          static_cast<unsigned long>(r->site), expected_encodings().c_str(),
+          hex_bytes(reinterpret_cast<const unsigned char *>(r->site), longest)
+              .c_str());
+  }
+
+  if (install_sigtrap_handler(err) != 0)
+    return -1;
+
+  // Publish the entries before the traps exist.
+  const Table *before = g_enabled.load();
+  std::vector<SiteRecord *> all = g_active;
+  all.insert(all.end(), fresh.begin(), fresh.end());
+  g_history.store(make_history(g_history.load(), fresh));
+  g_enabled.store(make_table(all), std::memory_order_release);
+  owner.keep = true; // published: a handler may hold them from now on
+
+  // One batch: re-checks every NOP right before its write, and puts every
+  // NOP back if anything fails (all or nothing).
+  std::vector<CodeWrite> writes;
+  for (std::size_t i = 0; i < fresh.size(); ++i)
+    writes.push_back(trap_write(*fresh[i], true, i));
+  PatchFailure failure;
+  if (!apply_code_writes(std::move(writes), &failure)) {
+    g_enabled.store(before, std::memory_order_release);
+    const SiteRecord &r = *fresh[failure.tag];
+    return fail(err, failure.code, "probe %s at %#lx: %s",
+                probe_name(r).c_str(), static_cast<unsigned long>(r.site),
+                failure.reason.c_str());
+  }
+  for (const SiteRecord *r : fresh)
+    add_semaphore(r->semaphore, +1);
+  g_active = std::move(all);
+  clear(err);
+  return static_cast<int>(fresh.size());
+}
+
+int usdt_disable(const char *pattern, xsdt_error *err) {
+  Pattern pat;
+  if (!parse_pattern(pattern, &pat))
+    return fail(err, XSDT_ERR_BAD_PATTERN,
+                "pattern '%s' is not 'provider:name' (fnmatch globs)",
+                pattern ? pattern : "(null)");
+  std::lock_guard<std::mutex> guard(api_lock());
+  std::vector<SiteRecord *> going, staying;
+  for (SiteRecord *r : g_active)
+    (matches(pat, r->provider, r->name) ? going : staying).push_back(r);
+  if (going.empty())
+    return fail(err, XSDT_ERR_NOT_ENABLED, "no enabled probe matches '%s'",
+                pattern);
+  for (const SiteRecord *r : going)
+    if (!holds_trap(*r))
+      return fail(err, XSDT_ERR_UNEXPECTED_BYTES,
+                  "probe %s at %#lx: expected the trap, found %s",
+                  probe_name(*r).c_str(), static_cast<unsigned long>(r->site),
+                  hex_bytes(reinterpret_cast<const unsigned char *>(r->site),
+                            r->encoding->nop.size())
+                      .c_str());
+  std::vector<CodeWrite> writes;
+  for (std::size_t i = 0; i < going.size(); ++i)
+    writes.push_back(trap_write(*going[i], false, i));
+  PatchFailure failure;
+  if (!apply_code_writes(std::move(writes), &failure)) {
+    // Nothing changed: every trap written back is armed again.
+    const SiteRecord &r = *going[failure.tag];
+    return fail(err, failure.code, "probe %s at %#lx: %s",
+                probe_name(r).c_str(), static_cast<unsigned long>(r.site),
+                failure.reason.c_str());
+  }
+  // The traps are gone; now the entries may go (a handler that already
+  // trapped finds the site in the history table and re-executes it).
+  g_enabled.store(make_table(staying), std::memory_order_release);
+  for (const SiteRecord *r : going)
+    add_semaphore(r->semaphore, -1);
+  g_active = std::move(staying);
+  clear(err);
+  return static_cast<int>(going.size());
+}
+
+} // namespace xsdt::rt
