@@ -17,6 +17,7 @@
 #include "patch.h"
 #include "sdt_fire.h"
 #include "sdt_probe.h"
+#include "sdt_registry.h"
 #include "sdt_traps.h"
 #include "xsdt/hex_text.h"
 
@@ -54,222 +55,6 @@ const char *mode_name(xsdt_mode mode) {
     break;
   }
   return "auto";
-}
-
-// ---- Registration ----------------------------------------------------------
-
-struct SdtProbeEntry;
-
-struct EnabledSite {
-  std::uintptr_t site = 0, target = 0;
-  int prot = 0;
-  const SiteEncoding *encoding = nullptr; // its instruction set's
-};
-
-// A registered probe. Never freed: its strings are what handlers and
-// visitors see (info), and a handler may run until disable returns.
-struct SdtProbeEntry {
-  std::string id, provider, module, function, name, object;
-  std::vector<std::string> native, translated;
-  std::vector<const char *> native_ptrs, translated_ptrs;
-  xsdt_sdt_probe_info info{};
-  xsdt_sdt_probe *probe = nullptr;
-  // Under api_lock():
-  xsdt_mode mode = XSDT_MODE_AUTO; // XSDT_MODE_AUTO: disabled
-  Armed *armed = nullptr;
-  std::vector<EnabledSite> sites; // as written by the enable
-  unsigned long batch = 0;        // == g_batch: chosen by the current enable
-};
-unsigned long g_batch = 0; // under api_lock()
-
-struct RegisteredSite {
-  std::uintptr_t site = 0, target = 0;
-  SdtProbeEntry *probe = nullptr;
-  std::string function;
-  int prot = 0;
-  const SiteEncoding *encoding = nullptr; // its instruction set's
-};
-
-struct Registry {
-  // Every probe ever seen, by its object's address and id (an object
-  // loaded again at the same address finds its entries again).
-  std::map<std::pair<std::uintptr_t, std::string>, SdtProbeEntry *> known;
-  // The latest discovery.
-  std::vector<SdtProbeEntry *> probes;
-  std::vector<RegisteredSite> sites;
-  std::vector<std::string> invalid;
-  std::vector<SdtProbeEntry *> enabled;
-  bool discovered = false;
-  unsigned long long adds = 0, subs = 0; // dl_iterate_phdr's load counters
-};
-
-// Never destroyed: a thread may fire a probe during exit.
-Registry &registry() {
-  static Registry *r = new Registry;
-  return *r;
-}
-
-struct LoadCounters {
-  bool known = false;
-  unsigned long long adds = 0, subs = 0;
-};
-
-int read_load_counters(dl_phdr_info *info, std::size_t size, void *data) {
-  auto *c = static_cast<LoadCounters *>(data);
-  if (size >= offsetof(dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs) {
-    c->known = true;
-    c->adds = info->dlpi_adds;
-    c->subs = info->dlpi_subs;
-  }
-  return 1; // the first object is enough
-}
-
-SdtProbeEntry *make_entry(const SdtProbeDef &def) {
-  auto *e = new SdtProbeEntry;
-  e->id = def.id;
-  e->provider = def.provider;
-  e->module = def.module;
-  e->function = def.function;
-  e->name = def.name;
-  e->object = def.object;
-  e->native = def.native_types;
-  e->translated = def.translated_types;
-  e->native.resize(static_cast<std::size_t>(def.argc));
-  e->translated.resize(static_cast<std::size_t>(def.argc));
-  for (int i = 0; i < def.argc; ++i) {
-    e->native_ptrs.push_back(e->native[static_cast<std::size_t>(i)].c_str());
-    e->translated_ptrs.push_back(
-        e->translated[static_cast<std::size_t>(i)].c_str());
-  }
-  e->probe = reinterpret_cast<xsdt_sdt_probe *>(def.probe);
-  e->info.id = e->id.c_str();
-  e->info.provider = e->provider.c_str();
-  e->info.module = e->module.c_str();
-  e->info.function = e->function.c_str();
-  e->info.name = e->name.c_str();
-  e->info.object = e->object.c_str();
-  e->info.argc = def.argc;
-  e->info.typed = (def.flags & 2u) ? 0 : 1;
-  e->info.translated = (def.flags & 1u) ? 1 : 0;
-  e->info.native_types = e->native_ptrs.data();
-  e->info.translated_types = e->translated_ptrs.data();
-  e->info.probe = e->probe;
-  return e;
-}
-
-// p.sites is sorted by address (enable sorts it).
-bool enabled_at(const SdtProbeEntry &p, std::uintptr_t site) {
-  auto it = std::lower_bound(
-      p.sites.begin(), p.sites.end(), site,
-      [](const EnabledSite &e, std::uintptr_t s) { return e.site < s; });
-  return it != p.sites.end() && it->site == site;
-}
-
-// The bytes a site holds when enabled in mode.
-bool enabled_bytes(xsdt_mode mode, const EnabledSite &s, unsigned char *out) {
-  if (mode == XSDT_MODE_JUMP)
-    return isa::encode_jump(*s.encoding, s.site, s.target, out);
-  if (!isa::jump_site_nop(*s.encoding, s.site, s.target, out))
-    return false;
-  std::memcpy(out, s.encoding->trap.data(), s.encoding->trap.size());
-  return true;
-}
-
-// Forgets the enabled probes whose object was unloaded (dlclose), or
-// unloaded and loaded again (its sites hold the NOP again, not what we
-// wrote): nothing of theirs is ours to restore. Their Armed records are
-// kept, in case a thread is still inside one of their handlers.
-void forget_unloaded(const std::vector<SdtProbeEntry *> &loaded) {
-  Registry &reg = registry();
-  std::vector<SdtProbeEntry *> still;
-  std::vector<std::uintptr_t> gone;
-  for (SdtProbeEntry *p : reg.enabled) {
-    bool present = std::find(loaded.begin(), loaded.end(), p) != loaded.end();
-    for (const EnabledSite &s : p->sites) {
-      if (!present)
-        break;
-      unsigned char bytes[kMaxSiteBytes], nop[kMaxSiteBytes];
-      enabled_bytes(p->mode, s, bytes);
-      isa::jump_site_nop(*s.encoding, s.site, s.target, nop);
-      present = std::memcmp(reinterpret_cast<const void *>(s.site), bytes,
-                            isa::jump_site_size()) == 0 ||
-                std::memcmp(reinterpret_cast<const void *>(s.site), nop,
-                            isa::jump_site_size()) != 0;
-    }
-    if (present) {
-      still.push_back(p);
-      continue;
-    }
-    for (const EnabledSite &s : p->sites)
-      gone.push_back(s.site);
-    p->mode = XSDT_MODE_AUTO;
-    p->armed = nullptr;
-    p->sites.clear();
-  }
-  remove_traps(std::move(gone));
-  reg.enabled = std::move(still);
-}
-
-// Brings the registry up to date with the loaded objects (only when one
-// was loaded or unloaded since the last time). Under api_lock().
-void refresh() {
-  Registry &reg = registry();
-  LoadCounters now;
-  dl_iterate_phdr(read_load_counters, &now);
-  if (reg.discovered && now.known && now.adds == reg.adds &&
-      now.subs == reg.subs)
-    return;
-  // Discovery checks the NOP only while nothing is patched; otherwise we
-  // check the sites we did not patch ourselves.
-  bool patched = false;
-  for (const SdtProbeEntry *p : reg.enabled)
-    patched = patched || !p->sites.empty();
-  SdtDiscovery found = discover_sdt(!patched);
-
-  std::vector<SdtProbeEntry *> probes;
-  std::vector<bool> fresh;
-  for (const SdtProbeDef &def : found.probes) {
-    auto key = std::make_pair(def.probe, def.id);
-    auto it = reg.known.find(key);
-    fresh.push_back(it == reg.known.end());
-    if (fresh.back())
-      it = reg.known.emplace(key, make_entry(def)).first;
-    probes.push_back(it->second);
-  }
-  forget_unloaded(probes);
-  std::vector<RegisteredSite> sites;
-  std::vector<int> counts(probes.size(), 0); // valid sites per definition
-  std::vector<std::string> invalid = std::move(found.invalid);
-  const std::size_t size = isa::jump_site_size();
-  for (const SdtSite &s : found.sites) {
-    SdtProbeEntry *p = probes.at(s.def);
-    const auto *bytes = reinterpret_cast<const unsigned char *>(s.site);
-    unsigned char nop[kMaxSiteBytes];
-    isa::jump_site_nop(*s.encoding, s.site, s.target,
-                       nop); // discovery checked the reach
-    if (patched && !enabled_at(*p, s.site) &&
-        std::memcmp(bytes, nop, size) != 0) {
-      char where[64];
-      std::snprintf(where, sizeof where, "%#lx", addr(s.site));
-      invalid.push_back((p->object.empty() ? "(main program)" : p->object) +
-                        ": site " + where + " of probe " + p->id + " holds " +
-                        hex_bytes(bytes, size) + ", not the NOP " +
-                        hex_bytes(nop, size));
-      continue;
-    }
-    ++counts[s.def];
-    sites.push_back(
-        RegisteredSite{s.site, s.target, p, s.function, s.prot, s.encoding});
-  }
-  for (std::size_t i = 0; i < probes.size(); ++i)
-    if (fresh[i]) // nsites is set at the first registration only
-      probes[i]->info.nsites = counts[i];
-  reg.probes = std::move(probes);
-  reg.sites = std::move(sites);
-  reg.invalid = std::move(invalid);
-  reg.discovered = true;
-  reg.adds = now.adds;
-  reg.subs = now.subs;
 }
 
 // ---- Probe descriptions ----------------------------------------------------
@@ -367,6 +152,10 @@ bool start(xsdt_error *err) {
 }
 
 // ---- Enable and disable ----------------------------------------------------
+
+// The current enable's number: it marks the probes it chose
+// (SdtProbeEntry::batch). Under api_lock().
+unsigned long g_batch = 0;
 
 // One site of one probe in a batch, for the error messages.
 struct Target {
