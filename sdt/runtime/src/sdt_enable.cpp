@@ -1,5 +1,9 @@
-// libxsdt, SDT(9) part: the probes of <xsdt/sdt.h>, enabled in jump or trap
-// mode. See docs/runtime.md ("SDT probes: jump and trap mode").
+// libxsdt, SDT(9) part: enabling and disabling the probes of <xsdt/sdt.h>
+// in jump or trap mode, and listing them; the bodies behind the C API of
+// <xsdt/sdt-runtime.h> (sdt_api.cpp is its C glue). Apart from the fire
+// path, the trap tables and the registry: this is the one part that
+// decides what to write, and it runs only under api_lock(). See
+// docs/runtime.md ("SDT probes: jump and trap mode").
 //
 // Concurrency model.
 //  * Enable, disable and list serialise on api_lock(), shared with the USDT
@@ -8,10 +12,9 @@
 //    and "no handler after disable returns" are sdt_fire.cpp's.
 //  * Traps (trap mode, and the x86 trap-first protocol of jump mode) are
 //    looked up by the trap handler in the tables of sdt_traps.cpp.
-#include "xsdt/sdt-runtime.h"
+#include "sdt_enable.h"
 
 #include "errors.h"
-#include "internal.h"
 #include "isa.h"
 #include "machdep.h"
 #include "patch.h"
@@ -19,24 +22,17 @@
 #include "sdt_probe.h"
 #include "sdt_registry.h"
 #include "sdt_traps.h"
-#include "xsdt/hex_text.h"
+#include "xsdt/sdt-runtime.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
-#include <cstdio>
-#include <cstdlib>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <fnmatch.h>
-#include <link.h>
-#include <linux/membarrier.h>
-#include <map>
-#include <pthread.h>
-#include <sched.h>
+#include <mutex>
 #include <string>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -170,8 +166,10 @@ int patch_failure(xsdt_error *err, const PatchFailure &f,
               addr(t.site.site), doing, f.reason.c_str());
 }
 
-int enable_impl(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
-                void *user, xsdt_error *err) {
+} // namespace
+
+int sdt_enable(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
+               void *user, xsdt_error *err) {
   Description desc;
   if (!parse_description(pattern, &desc))
     return bad_pattern(err, pattern);
@@ -287,7 +285,7 @@ int enable_impl(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
   return static_cast<int>(chosen.size());
 }
 
-int disable_impl(const char *pattern, xsdt_error *err) {
+int sdt_disable(const char *pattern, xsdt_error *err) {
   Description desc;
   if (!parse_description(pattern, &desc))
     return bad_pattern(err, pattern);
@@ -364,7 +362,7 @@ int disable_impl(const char *pattern, xsdt_error *err) {
 
 // ---- Listing (visitors run without the lock, so they may enable) -----------
 
-int list_impl(xsdt_sdt_probe_visitor visit, void *user, xsdt_error *err) {
+int sdt_list(xsdt_sdt_probe_visitor visit, void *user, xsdt_error *err) {
   std::vector<const xsdt_sdt_probe_info *> infos;
   {
     std::lock_guard<std::mutex> guard(api_lock());
@@ -379,7 +377,7 @@ int list_impl(xsdt_sdt_probe_visitor visit, void *user, xsdt_error *err) {
   return static_cast<int>(infos.size());
 }
 
-int list_sites_impl(xsdt_sdt_site_visitor visit, void *user, xsdt_error *err) {
+int sdt_list_sites(xsdt_sdt_site_visitor visit, void *user, xsdt_error *err) {
   std::vector<RegisteredSite> sites;
   std::vector<xsdt_mode> states;
   {
@@ -400,8 +398,8 @@ int list_sites_impl(xsdt_sdt_site_visitor visit, void *user, xsdt_error *err) {
   return static_cast<int>(sites.size());
 }
 
-int list_invalid_impl(xsdt_sdt_invalid_visitor visit, void *user,
-                      xsdt_error *err) {
+int sdt_list_invalid(xsdt_sdt_invalid_visitor visit, void *user,
+                     xsdt_error *err) {
   std::vector<std::string> invalid;
   {
     std::lock_guard<std::mutex> guard(api_lock());
@@ -415,7 +413,6 @@ int list_invalid_impl(xsdt_sdt_invalid_visitor visit, void *user,
   return static_cast<int>(invalid.size());
 }
 
-} // namespace
 } // namespace xsdt::rt
 
 // ---- C entry points: no exception crosses into C ---------------------------
@@ -424,7 +421,7 @@ extern "C" {
 
 int xsdt_sdt_list(xsdt_sdt_probe_visitor visit, void *user, xsdt_error *err) {
   try {
-    return xsdt::rt::list_impl(visit, user, err);
+    return xsdt::rt::sdt_list(visit, user, err);
   } catch (...) {
     return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
   }
@@ -433,7 +430,7 @@ int xsdt_sdt_list(xsdt_sdt_probe_visitor visit, void *user, xsdt_error *err) {
 int xsdt_sdt_list_sites(xsdt_sdt_site_visitor visit, void *user,
                         xsdt_error *err) {
   try {
-    return xsdt::rt::list_sites_impl(visit, user, err);
+    return xsdt::rt::sdt_list_sites(visit, user, err);
   } catch (...) {
     return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
   }
@@ -442,7 +439,7 @@ int xsdt_sdt_list_sites(xsdt_sdt_site_visitor visit, void *user,
 int xsdt_sdt_list_invalid(xsdt_sdt_invalid_visitor visit, void *user,
                           xsdt_error *err) {
   try {
-    return xsdt::rt::list_invalid_impl(visit, user, err);
+    return xsdt::rt::sdt_list_invalid(visit, user, err);
   } catch (...) {
     return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
   }
@@ -451,7 +448,7 @@ int xsdt_sdt_list_invalid(xsdt_sdt_invalid_visitor visit, void *user,
 int xsdt_sdt_enable(const char *pattern, xsdt_mode mode,
                     xsdt_sdt_handler handler, void *user, xsdt_error *err) {
   try {
-    return xsdt::rt::enable_impl(pattern, mode, handler, user, err);
+    return xsdt::rt::sdt_enable(pattern, mode, handler, user, err);
   } catch (...) {
     return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
   }
@@ -459,7 +456,7 @@ int xsdt_sdt_enable(const char *pattern, xsdt_mode mode,
 
 int xsdt_sdt_disable(const char *pattern, xsdt_error *err) {
   try {
-    return xsdt::rt::disable_impl(pattern, err);
+    return xsdt::rt::sdt_disable(pattern, err);
   } catch (...) {
     return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
   }
