@@ -1,5 +1,5 @@
 // Private to libxsdt: how the C API functions of the USDT part (usdt.cpp,
-// usdt_api.cpp) and of the SDT part (sdt_runtime.cpp) report their outcome
+// usdt_api.cpp) and of the SDT part (sdt_api.cpp, sdt_enable.cpp) report their outcome
 // through the caller's xsdt_error, which may be null when the caller wants
 // no details.
 #ifndef XSDT_RUNTIME_ERRORS_H

@@ -1,5 +1,5 @@
 // Private to libxsdt: what the USDT part (usdt.cpp) and the SDT part
-// (sdt_runtime.cpp) share to write code. One lock for every enable and
+// (sdt_enable.cpp) share to write code. One lock for every enable and
 // disable, so the two never write the same page at once and a site is
 // never enabled both ways; and the code patcher: batched, verified,
 // all-or-nothing site writes. Both are defined in patcher.cpp (the trap

@@ -1,7 +1,7 @@
 // libxsdt's code patcher (declared in patch.h): batched, verified,
 // all-or-nothing writes of site bytes, and api_lock(), the one lock that
 // every enable, disable and list of both parts holds. It is separate from
-// the USDT part (usdt.cpp) and the SDT part (sdt_runtime.cpp) because both
+// the USDT part (usdt.cpp) and the SDT part (sdt_enable.cpp) because both
 // write code through it and neither owns it; it knows bytes, pages and
 // threads, not probes.
 #include "patch.h"

@@ -1,5 +1,5 @@
 // libxsdt: the one SIGTRAP handler of the process, shared by the USDT part
-// (usdt.cpp) and the SDT part (sdt_runtime.cpp): its installation, its
+// (usdt.cpp) and the SDT part (sdt_enable.cpp): its installation, its
 // dispatch of a trap to the part that wrote it, and the forwarding of
 // traps that are neither's to the disposition it replaced.
 // A file of its own because neither part owns the signal: each asks for
@@ -59,7 +59,7 @@ void on_sigtrap(int sig, siginfo_t *si, void *uc) {
     machdep::set_context_pc(uc, usdt_resume);
   } else if (SdtTrapHook hook = g_sdt_trap_hook.load(std::memory_order_acquire);
              std::uintptr_t resume = hook ? hook(site) : 0) {
-    // An SDT site: trap mode, or a jump being written (see sdt_runtime.cpp).
+    // An SDT site: trap mode, or a jump being written (see sdt_fire.cpp and sdt_traps.cpp).
     machdep::set_context_pc(uc, resume);
   } else if (usdt_trapped_before(site)) {
     // A USDT trap, removed by a disable between the hit and this lookup:

@@ -1,5 +1,5 @@
 // Private to libxsdt: the one trap handler (trap.cpp) that the USDT part
-// (usdt.cpp) and the SDT part (sdt_runtime.cpp) share. It asks the
+// (usdt.cpp) and the SDT part (sdt_enable.cpp) share. It asks the
 // parts, in this order, whether a trap is theirs: an enabled USDT site
 // (usdt_trap_hit), the SDT hook, then a USDT site disabled while the trap
 // was being taken (usdt_trapped_before). Whatever no part claims goes to

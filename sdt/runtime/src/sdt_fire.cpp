@@ -1,0 +1,362 @@
+// libxsdt, SDT(9) part: xsdt_sdt_fire(), the out-of-line path of every
+// enabled site, and what lets disable promise that no handler runs after
+// it returns. A unit of its own, apart from enable and disable: it is the
+// hot path (a jump-mode hit costs this code plus the handler's call), and
+// its entry points must stay in one translation unit with the thread
+// slots and the handler call, so that they inline them and reach the slot
+// in initial-exec TLS with one load.
+//
+// Concurrency model (enable, disable and list serialise on api_lock(), see
+// sdt_enable.cpp; the trap tables are sdt_traps.cpp's).
+//  * A probe is enabled by storing a pointer to its Armed record (handler,
+//    user, info) in the probe object's `runtime` slot, after its sites are
+//    written. xsdt_sdt_fire() reads that slot; it takes no lock, allocates
+//    nothing, makes no system call and does no atomic read-modify-write on
+//    shared data once its thread owns a slot.
+//  * "No handler after disable returns": every thread owns a cache-line
+//    slot whose counter is odd while it runs a handler; the fire path makes
+//    it odd *before* it reloads `runtime`. Disable clears `runtime`, runs
+//    an asymmetric barrier (membarrier PRIVATE_EXPEDITED; or, where that is
+//    missing, the fire path pays a seq_cst fence instead), then waits until
+//    every slot that was odd has moved on. Threads beyond the slots count
+//    themselves in two shared counters, flipped like SRCU's.
+#include "sdt_fire.h"
+
+#include "errors.h"
+#include "sdt_probe.h"
+#include "xsdt/sdt-runtime.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace xsdt::rt {
+namespace {
+
+// ---- In-flight handlers: thread slots and the barrier ----------------------
+
+// Enough for the threads of most programs; the rest use the shared
+// counters below (correct, but an atomic add per hit).
+constexpr std::size_t kThreadSlots = 256;
+
+struct alignas(64) ThreadSlot {
+  // Written only by the owning thread: odd while it runs a handler.
+  std::atomic<std::uint32_t> seq{0};
+  // 1 while a thread owns the slot. A word, not a bool: a compare-and-swap
+  // on a byte needs libatomic on riscv64, which C programs do not link.
+  std::atomic<std::uint32_t> owned{0};
+};
+ThreadSlot g_slots[kThreadSlots];
+
+// Initial-exec: one load from the thread pointer, no __tls_get_addr call.
+__thread ThreadSlot *t_slot __attribute__((tls_model("initial-exec"))) =
+    nullptr;
+pthread_key_t g_slot_key; // its destructor gives the slot back
+// Set when the thread found every slot taken: it no longer searches.
+__thread bool t_slots_exhausted __attribute__((tls_model("initial-exec")));
+
+// Threads without a slot: the counter of the current epoch's parity.
+struct alignas(64) SharedCount {
+  std::atomic<long> inside{0};
+};
+SharedCount g_shared[2];
+std::atomic<unsigned> g_shared_epoch{0};
+// This thread's part of g_shared, for the child of a fork.
+__thread long t_shared_inside[2] __attribute__((tls_model("initial-exec")));
+
+// True when the fire path must fence (no membarrier): decided once, at the
+// first enable, before any site is written, and never changed while other
+// threads can run the fire path.
+std::atomic<bool> g_fire_fences{true};
+
+template <int Order>
+inline void call_handler(xsdt_sdt_probe *probe, std::uint64_t a0,
+                         std::uint64_t a1, std::uint64_t a2, std::uint64_t a3,
+                         std::uint64_t a4, std::uint64_t a5, std::uint64_t a6) {
+  const auto *armed =
+      static_cast<const Armed *>(__atomic_load_n(&probe->runtime, Order));
+  if (!armed)
+    return;
+  const std::uint64_t args[XSDT_SDT_MAX_ARGS] = {a0, a1, a2, a3, a4, a5, a6};
+  armed->handler(armed->info, args, armed->user);
+}
+
+// At thread exit. A thread that ends inside a handler (pthread_exit) must
+// not leave its counter odd: disable would wait for it forever.
+void give_back_slot(void *data) {
+  auto *slot = static_cast<ThreadSlot *>(data);
+  const std::uint32_t seq = slot->seq.load(std::memory_order_relaxed);
+  if (seq & 1)
+    slot->seq.store(seq + 1, std::memory_order_release);
+  slot->owned.store(0, std::memory_order_release);
+  t_slot = nullptr;
+}
+
+// Once per thread: the first free slot, or null when all are taken.
+ThreadSlot *claim_slot() {
+  for (ThreadSlot &slot : g_slots) {
+    std::uint32_t free = 0;
+    if (slot.owned.load(std::memory_order_relaxed) ||
+        !slot.owned.compare_exchange_strong(free, 1, std::memory_order_acquire))
+      continue;
+    if (pthread_setspecific(g_slot_key, &slot) != 0) {
+      slot.owned.store(0, std::memory_order_release);
+      return nullptr;
+    }
+    t_slot = &slot;
+    return &slot;
+  }
+  return nullptr;
+}
+
+// The path of a thread without a slot. The epoch is read first; a reader
+// that read an old epoch and counts itself late is harmless, because its
+// seq_cst add is then ordered after the disabler's clear.
+__attribute__((noinline)) void fire_counted(xsdt_sdt_probe *probe,
+                                            std::uint64_t a0, std::uint64_t a1,
+                                            std::uint64_t a2, std::uint64_t a3,
+                                            std::uint64_t a4, std::uint64_t a5,
+                                            std::uint64_t a6) {
+  const unsigned parity = g_shared_epoch.load(std::memory_order_acquire) & 1u;
+  ++t_shared_inside[parity];
+  g_shared[parity].inside.fetch_add(1, std::memory_order_seq_cst);
+  call_handler<__ATOMIC_SEQ_CST>(probe, a0, a1, a2, a3, a4, a5, a6);
+  g_shared[parity].inside.fetch_sub(1, std::memory_order_release);
+  --t_shared_inside[parity];
+}
+
+// A hit on a thread that owns a slot.
+__attribute__((always_inline)) inline void
+fire_in_slot(ThreadSlot *slot, xsdt_sdt_probe *probe, std::uint64_t a0,
+             std::uint64_t a1, std::uint64_t a2, std::uint64_t a3,
+             std::uint64_t a4, std::uint64_t a5, std::uint64_t a6) {
+  const std::uint32_t seq = slot->seq.load(std::memory_order_relaxed);
+  if (seq & 1) { // nested (a handler fired a probe): the outer call covers it
+    call_handler<__ATOMIC_ACQUIRE>(probe, a0, a1, a2, a3, a4, a5, a6);
+    return;
+  }
+  slot->seq.store(seq + 1, std::memory_order_relaxed);
+  // Even again when the handler returns, or when a C++ handler throws
+  // through us. The value comes from the register, not a reload: a second
+  // load would add a store-to-load forwarding delay to back-to-back hits.
+  // Only this thread writes the counter, and a signal handler that fires in
+  // between leaves it odd, as it found it.
+  struct Leave {
+    ThreadSlot *slot;
+    std::uint32_t seq;
+    ~Leave() { slot->seq.store(seq, std::memory_order_release); }
+  } leave{slot, seq + 2};
+  // The odd counter must be visible before `runtime` is read again. With
+  // membarrier the disabler forces that on every thread, so a compiler
+  // barrier suffices here; otherwise this thread fences itself.
+  if (g_fire_fences.load(std::memory_order_relaxed))
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  else
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  call_handler<__ATOMIC_ACQUIRE>(probe, a0, a1, a2, a3, a4, a5, a6);
+}
+
+// The first hit of a thread, and every hit of a thread without a slot.
+__attribute__((noinline)) void
+fire_without_slot(xsdt_sdt_probe *probe, std::uint64_t a0, std::uint64_t a1,
+                  std::uint64_t a2, std::uint64_t a3, std::uint64_t a4,
+                  std::uint64_t a5, std::uint64_t a6) {
+  if (!t_slots_exhausted) {
+    if (ThreadSlot *slot = claim_slot()) {
+      fire_in_slot(slot, probe, a0, a1, a2, a3, a4, a5, a6);
+      return;
+    }
+    t_slots_exhausted = true;
+  }
+  fire_counted(probe, a0, a1, a2, a3, a4, a5, a6);
+}
+
+// Waiting for a handler to finish: usually a few hundred nanoseconds, but
+// a thread preempted inside one needs a CPU first, so sleep soon rather
+// than compete with it.
+void pause_briefly(unsigned &spins) {
+  if (++spins < 64)
+    return;
+  if (spins < 80) {
+    sched_yield();
+    return;
+  }
+  timespec ts{0, 50 * 1000};
+  nanosleep(&ts, nullptr);
+}
+
+void membarrier_or_die() {
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
+      return;
+    if (errno == EPERM) // registration lost (a fork): register again
+      syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
+    timespec ts{0, 1000 * 1000};
+    nanosleep(&ts, nullptr);
+  }
+  // The threads run without a fence: without the barrier, disable cannot
+  // keep its promise. Registered membarrier only fails transiently.
+  std::fprintf(stderr, "libxsdt: membarrier(PRIVATE_EXPEDITED): %s\n",
+               std::strerror(errno));
+  std::abort();
+}
+
+} // namespace
+
+// Called after every disabled probe's `runtime` was cleared (seq_cst):
+// returns once no thread can still be in one of their handlers.
+void wait_for_handlers() {
+  // Either a thread's odd counter is visible below, or its reload of
+  // `runtime` sees the null.
+  if (g_fire_fences.load(std::memory_order_relaxed))
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  else
+    membarrier_or_die();
+  for (ThreadSlot &slot : g_slots) {
+    // A handler that disables (against the rules) must not wait for itself.
+    if (&slot == t_slot)
+      continue;
+    const std::uint32_t seen = slot.seq.load(std::memory_order_acquire);
+    if (!(seen & 1))
+      continue;
+    unsigned spins = 0;
+    while (slot.seq.load(std::memory_order_acquire) == seen)
+      pause_briefly(spins);
+  }
+  // Shared counters: flip the epoch so that new arrivals count in the other
+  // counter, wait for the old one to drain, and do it twice, so that a
+  // thread that counted itself in either before the clear has left.
+  for (int round = 0; round < 2; ++round) {
+    const unsigned old_epoch = g_shared_epoch.load(std::memory_order_relaxed);
+    g_shared_epoch.store(old_epoch + 1, std::memory_order_seq_cst);
+    const unsigned parity = old_epoch & 1u;
+    const long own = t_shared_inside[parity];
+    unsigned spins = 0;
+    while (g_shared[parity].inside.load(std::memory_order_seq_cst) > own)
+      pause_briefly(spins);
+  }
+}
+
+namespace {
+
+// The child of a fork has only the forking thread: the others' slots and
+// counts are gone with them.
+void reset_after_fork() {
+  for (ThreadSlot &slot : g_slots) {
+    if (&slot == t_slot)
+      continue;
+    std::uint32_t seq = slot.seq.load(std::memory_order_relaxed);
+    slot.seq.store(seq + (seq & 1), std::memory_order_relaxed);
+    slot.owned.store(0, std::memory_order_relaxed);
+  }
+  for (int parity = 0; parity < 2; ++parity)
+    g_shared[parity].inside.store(t_shared_inside[parity]);
+  if (!g_fire_fences.load() &&
+      syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
+              0) != 0)
+    g_fire_fences.store(true); // single-threaded here: safe to switch
+}
+
+} // namespace
+
+bool prepare_fire_path(xsdt_error *err) {
+  if (int e = pthread_key_create(&g_slot_key, give_back_slot)) {
+    fail(err, XSDT_ERR_INTERNAL, "pthread_key_create: %s", std::strerror(e));
+    return false;
+  }
+  if (int e = pthread_atfork(nullptr, nullptr, reset_after_fork)) {
+    pthread_key_delete(g_slot_key);
+    fail(err, XSDT_ERR_INTERNAL, "pthread_atfork: %s", std::strerror(e));
+    return false;
+  }
+  // XSDT_SDT_BARRIER=fence forces the fence mode (what the fire path does
+  // where membarrier is missing), to test it on systems that have one.
+  const char *forced = std::getenv("XSDT_SDT_BARRIER");
+  bool membarrier = false;
+  if (!forced || std::strcmp(forced, "fence") != 0) {
+    long commands = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    membarrier = commands > 0 &&
+                 (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+                 syscall(__NR_membarrier,
+                         MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+  }
+  g_fire_fences.store(!membarrier, std::memory_order_seq_cst);
+  return true;
+}
+
+} // namespace xsdt::rt
+
+// ---- C entry points: what the sites call ----------------------------------
+
+extern "C" {
+
+// The out-of-line path of every site. Hot: a jump-mode hit costs this
+// function plus the handler's call. Inlined into every entry point below,
+// so that a site's call reaches the handler without another call.
+__attribute__((always_inline)) static inline void
+fire_common(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1, uint64_t a2,
+            uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6) {
+  using namespace xsdt::rt;
+  // Disabled (a thread that passed the site just before a disable): one
+  // load. The acquire pairs with the enable's publication, which follows
+  // the barrier-mode decision.
+  if (!__atomic_load_n(&probe->runtime, __ATOMIC_ACQUIRE))
+    return;
+  ThreadSlot *slot = t_slot;
+  if (__builtin_expect(slot == nullptr, 0)) {
+    fire_without_slot(probe, a0, a1, a2, a3, a4, a5, a6);
+    return;
+  }
+  fire_in_slot(slot, probe, a0, a1, a2, a3, a4, a5, a6);
+}
+
+void xsdt_sdt_fire(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
+                   uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+                   uint64_t a6) {
+  fire_common(probe, a0, a1, a2, a3, a4, a5, a6);
+}
+
+// What the sites call: the probe's own argument count, so that a site's
+// call passes few arguments (in registers); the rest read as 0.
+void xsdt_sdt_fire0(struct xsdt_sdt_probe *probe) {
+  fire_common(probe, 0, 0, 0, 0, 0, 0, 0);
+}
+void xsdt_sdt_fire1(struct xsdt_sdt_probe *probe, uint64_t a0) {
+  fire_common(probe, a0, 0, 0, 0, 0, 0, 0);
+}
+void xsdt_sdt_fire2(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1) {
+  fire_common(probe, a0, a1, 0, 0, 0, 0, 0);
+}
+void xsdt_sdt_fire3(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
+                    uint64_t a2) {
+  fire_common(probe, a0, a1, a2, 0, 0, 0, 0);
+}
+void xsdt_sdt_fire4(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
+                    uint64_t a2, uint64_t a3) {
+  fire_common(probe, a0, a1, a2, a3, 0, 0, 0);
+}
+void xsdt_sdt_fire5(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
+                    uint64_t a2, uint64_t a3, uint64_t a4) {
+  fire_common(probe, a0, a1, a2, a3, a4, 0, 0);
+}
+void xsdt_sdt_fire6(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
+                    uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5) {
+  fire_common(probe, a0, a1, a2, a3, a4, a5, 0);
+}
+void xsdt_sdt_fire7(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
+                    uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+                    uint64_t a6) {
+  fire_common(probe, a0, a1, a2, a3, a4, a5, a6);
+}
+
+} // extern "C"

@@ -1,0 +1,169 @@
+// libxsdt, SDT(9) part: the trap tables. A trap at an SDT site (trap mode,
+// and the x86 trap-first protocol of jump mode) is looked up here by the
+// trap handler, in signal context, while enable and disable replace the
+// tables under api_lock(). Separate from the fire path and the registry:
+// its readers are signal handlers, and it has its own rule for freeing.
+//
+// The tables are immutable and sorted, published through atomic pointers.
+// A table replaced while no handler is reading is freed; otherwise it
+// waits for the next quiet publication.
+#include "sdt_traps.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace xsdt::rt {
+namespace {
+
+// ---- Trap tables (read by the trap handler) -----------------------------
+
+// Sorted by site; immutable once published.
+struct TrapTable {
+  std::size_t n = 0;
+  TrapEntry *entries = nullptr;
+};
+
+TrapTable g_no_traps;
+// Sites where a trap of ours may be now: trap mode (resume at the
+// out-of-line block) and jump writes in progress (resume as the new
+// instruction: the block when enabling, after the site when disabling).
+std::atomic<const TrapTable *> g_traps{&g_no_traps};
+// Every site we ever wrote a trap into: a trap whose entry vanished before
+// the handler looked (the site was restored meanwhile) re-executes the site.
+std::atomic<const TrapTable *> g_trap_history{&g_no_traps};
+// trap handlers between their first and last table read.
+std::atomic<int> g_trap_readers{0};
+
+const TrapEntry *find_trap(const TrapTable *t, std::uintptr_t site) {
+  const TrapEntry *begin = t->entries, *end = t->entries + t->n;
+  const TrapEntry *it = std::lower_bound(
+      begin, end, site,
+      [](const TrapEntry &e, std::uintptr_t s) { return e.site < s; });
+  return it != end && it->site == site ? it : nullptr;
+}
+
+} // namespace
+
+// The hook of trap.cpp's trap handler: async-signal-safe.
+std::uintptr_t resume_after_trap(std::uintptr_t site) {
+  g_trap_readers.fetch_add(1, std::memory_order_seq_cst);
+  std::uintptr_t resume = 0;
+  if (const TrapEntry *e =
+          find_trap(g_traps.load(std::memory_order_seq_cst), site))
+    resume = e->resume;
+  else if (find_trap(g_trap_history.load(std::memory_order_seq_cst), site))
+    resume = site;
+  g_trap_readers.fetch_sub(1, std::memory_order_release);
+  return resume;
+}
+
+namespace {
+
+// Under api_lock(): what g_traps and g_trap_history hold (sorted by site),
+// and the replaced tables not freed yet. Sorted vectors, not maps: an
+// enable of 100000 sites publishes twice.
+std::vector<TrapEntry> g_trap_content;
+std::vector<std::uintptr_t> g_trapped_ever;
+std::vector<const TrapTable *> g_retired;
+
+template <class Range, class Site>
+const TrapTable *make_trap_table(const Range &content, Site site_and_resume) {
+  auto *t = new TrapTable;
+  t->n = content.size();
+  t->entries = new TrapEntry[content.size() + 1];
+  std::size_t i = 0;
+  for (const auto &item : content)
+    t->entries[i++] = site_and_resume(item);
+  return t;
+}
+
+void replace(std::atomic<const TrapTable *> &slot, const TrapTable *fresh) {
+  const TrapTable *old = slot.exchange(fresh, std::memory_order_seq_cst);
+  if (old != &g_no_traps)
+    g_retired.push_back(old);
+  // A handler counts itself before it loads a table: none counted now means
+  // none holds a replaced table, and later ones load the new ones.
+  if (g_trap_readers.load(std::memory_order_seq_cst) != 0)
+    return;
+  for (const TrapTable *t : g_retired) {
+    delete[] t->entries;
+    delete t;
+  }
+  g_retired.clear();
+}
+
+bool by_site(const TrapEntry &a, const TrapEntry &b) { return a.site < b.site; }
+
+void publish_content() {
+  replace(g_traps, make_trap_table(g_trap_content,
+                                   [](const TrapEntry &e) { return e; }));
+}
+
+} // namespace
+
+// Publishes traps at these sites (an entry for a site already present
+// replaces it), and adds the sites to the history. Before any trap is
+// written there.
+void add_traps(std::vector<TrapEntry> add) {
+  if (add.empty())
+    return;
+  if (!std::is_sorted(add.begin(), add.end(), by_site))
+    std::sort(add.begin(), add.end(), by_site);
+  std::vector<TrapEntry> merged;
+  merged.reserve(g_trap_content.size() + add.size());
+  auto old = g_trap_content.begin();
+  for (const TrapEntry &e : add) {
+    while (old != g_trap_content.end() && old->site < e.site)
+      merged.push_back(*old++);
+    if (old != g_trap_content.end() && old->site == e.site)
+      ++old;
+    merged.push_back(e);
+  }
+  merged.insert(merged.end(), old, g_trap_content.end());
+  g_trap_content = std::move(merged);
+
+  std::vector<std::uintptr_t> history;
+  history.reserve(g_trapped_ever.size() + add.size());
+  auto ever = g_trapped_ever.begin();
+  for (const TrapEntry &e : add) {
+    while (ever != g_trapped_ever.end() && *ever < e.site)
+      history.push_back(*ever++);
+    if (ever != g_trapped_ever.end() && *ever == e.site)
+      ++ever;
+    history.push_back(e.site);
+  }
+  history.insert(history.end(), ever, g_trapped_ever.end());
+  if (history.size() != g_trapped_ever.size()) {
+    g_trapped_ever = std::move(history);
+    replace(g_trap_history,
+            make_trap_table(g_trapped_ever, [](std::uintptr_t site) {
+              return TrapEntry{site, site};
+            }));
+  }
+  publish_content();
+}
+
+// Withdraws the traps at these sites: after they are gone from the code.
+void remove_traps(std::vector<std::uintptr_t> sites) {
+  if (!std::is_sorted(sites.begin(), sites.end()))
+    std::sort(sites.begin(), sites.end());
+  std::vector<TrapEntry> kept;
+  kept.reserve(g_trap_content.size());
+  auto gone = sites.begin();
+  for (const TrapEntry &e : g_trap_content) {
+    while (gone != sites.end() && *gone < e.site)
+      ++gone;
+    if (gone == sites.end() || *gone != e.site)
+      kept.push_back(e);
+  }
+  if (kept.size() == g_trap_content.size())
+    return;
+  g_trap_content = std::move(kept);
+  publish_content();
+}
+
+} // namespace xsdt::rt
