@@ -25,6 +25,7 @@
 #include "xsdt/consumer.h"
 
 #include "consumer_buffer.h"
+#include "consumer_handle.h"
 #include "isa.h"
 #include "xsdt/argspec.h"
 
@@ -32,7 +33,6 @@
 #include <atomic>
 #include <cerrno>
 #include <cinttypes>
-#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -53,17 +53,8 @@
 #include <unistd.h>
 #include <vector>
 
-namespace xsdt::rt {
+namespace xsdt::rt::consumer {
 namespace {
-
-// ---- Options -------------------------------------------------------------
-
-constexpr std::uint64_t kDefaultBufsize = 64 << 10;
-// A buffer must hold at least a few records (the largest is 112 bytes).
-constexpr std::uint64_t kMinBufsize = 64;
-constexpr std::uint64_t kMaxBufsize = 256 << 20;
-constexpr std::uint64_t kDefaultThreads = 64;
-constexpr std::uint64_t kMaxThreads = 4096;
 
 // ---- Thread identity, cached per thread ------------------------------------
 //
@@ -110,194 +101,6 @@ constexpr std::size_t kCachedSessions = 4;
 [[gnu::tls_model("initial-exec")]] thread_local std::atomic<int> t_claiming;
 
 std::atomic<std::uint64_t> g_next_session{1};
-
-// ---- Probe entries ----------------------------------------------------------
-
-struct ProbeEntry {
-  xsdt_probedesc desc{};
-  std::string id, provider, module, function, name;
-  std::vector<std::string> native_types, translated_types;
-  std::vector<const char *> native_ptrs, translated_ptrs;
-  // Arguments a hit records: the definition's argc, or all of SDT's 7 for
-  // an untyped SDT_PROBE_DEFINE (FreeBSD lets any SDT_PROBEn fire it).
-  int record_argc = 0;
-  // What xsdt_sdt_enable / xsdt_enable is given: the exact id (SDT) or
-  // "provider:name" (USDT), glob characters escaped.
-  std::string enable_pattern;
-  const xsdt_sdt_probe *sdt_probe = nullptr; // SDT: the probe object
-  std::vector<std::uintptr_t> sites;         // USDT: run-time pcs
-  xsdt_hdl *handle = nullptr;
-  std::atomic<std::uint64_t> hits{0}; // count(): recorded or dropped
-
-  void publish_desc(unsigned index) {
-    native_ptrs.clear();
-    translated_ptrs.clear();
-    for (const std::string &t : native_types)
-      native_ptrs.push_back(t.c_str());
-    for (const std::string &t : translated_types)
-      translated_ptrs.push_back(t.c_str());
-    desc.index = index;
-    desc.id = id.c_str();
-    desc.provider = provider.c_str();
-    desc.module = module.c_str();
-    desc.function = function.c_str();
-    desc.name = name.c_str();
-    desc.native_types = native_ptrs.data();
-    desc.translated_types = translated_ptrs.data();
-  }
-};
-
-// The `user` of every USDT enable of one session. Never freed (see the file
-// comment).
-struct UsdtGate {
-  std::atomic<bool> open{false};
-  std::atomic<std::uint32_t> inflight{0};
-  xsdt_hdl *handle = nullptr;
-};
-
-struct UsdtSite {
-  std::uintptr_t pc;
-  ProbeEntry *probe;
-};
-
-enum class State { kConfiguring, kRunning, kStopped };
-
-} // namespace
-} // namespace xsdt::rt
-
-using xsdt::rt::ProbeEntry;
-using xsdt::rt::State;
-using xsdt::rt::ThreadBuffer;
-using xsdt::rt::UsdtGate;
-using xsdt::rt::UsdtSite;
-
-struct xsdt_hdl {
-  State state = State::kConfiguring;
-
-  // Options.
-  std::uint64_t bufsize = xsdt::rt::kDefaultBufsize;
-  std::uint64_t nthreads = xsdt::rt::kDefaultThreads;
-  std::string bufsize_text, nthreads_text; // for xsdt_getopt
-
-  std::vector<std::unique_ptr<ProbeEntry>> probes; // by index
-
-  // The session (go .. close). Read by the hit path.
-  std::atomic<bool> active{false};
-  std::uint64_t session = 0;
-  std::unique_ptr<std::uint64_t[]> storage;
-  std::unique_ptr<ThreadBuffer[]> buffers;
-  std::size_t nbuffers = 0;
-  std::atomic<std::uint64_t> unbuffered_drops{0}; // threads without a buffer
-  std::uint64_t unbuffered_drops_reported = 0;
-  std::vector<UsdtSite> usdt_sites; // sorted by pc
-  UsdtGate *gate = nullptr;         // leaked by design
-
-  // What go enabled, for stop.
-  std::vector<ProbeEntry *> sdt_enabled;
-  std::vector<std::string> usdt_patterns; // "provider:name", one per group
-  std::size_t usdt_enabled = 0;           // the first ones are enabled
-  // Set when an SDT disable failed: a handler may still run, so the handle
-  // must outlive close.
-  bool keep_forever = false;
-  // Buffers of a go whose rollback could not disable everything.
-  std::vector<std::unique_ptr<std::uint64_t[]>> retired_storage;
-  std::vector<std::unique_ptr<ThreadBuffer[]>> retired_buffers;
-
-  xsdt_drop_f *drop_handler = nullptr;
-  void *drop_arg = nullptr;
-
-  int last_error = XSDT_OK;
-  std::string last_message;
-};
-
-namespace xsdt::rt {
-namespace {
-
-// ---- Errors ----------------------------------------------------------------
-
-int fail(xsdt_hdl *h, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-int fail(xsdt_hdl *h, int code, const char *fmt, ...) {
-  char text[512];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  h->last_error = code;
-  try {
-    h->last_message = text;
-  } catch (...) {
-    h->last_message.clear(); // errmsg falls back to the generic text
-  }
-  return -1;
-}
-
-const char *generic_message(int code) {
-  switch (code) {
-  case XSDT_OK:
-    return "success";
-  case XSDT_ERR_NO_MATCH:
-    return "the description matches no probe";
-  case XSDT_ERR_BAD_PATTERN:
-    return "malformed probe description";
-  case XSDT_ERR_BAD_NOTE:
-    return "malformed stapsdt note";
-  case XSDT_ERR_BAD_SPEC:
-    return "an argument spec cannot be decoded";
-  case XSDT_ERR_UNEXPECTED_BYTES:
-    return "a site does not hold the expected instruction";
-  case XSDT_ERR_ALREADY_ENABLED:
-    return "a probe is already enabled";
-  case XSDT_ERR_NOT_ENABLED:
-    return "a probe is not enabled";
-  case XSDT_ERR_PROTECT:
-    return "cannot change the protection of code pages";
-  case XSDT_ERR_SIGNAL:
-    return "cannot install the trap signal handler";
-  case XSDT_ERR_INTERNAL:
-    return "internal error (out of memory)";
-  case XSDT_ERR_MODE_CONFLICT:
-    return "a probe is enabled in the other mode";
-  case XSDT_ERR_BAD_MODE:
-    return "the mode is not available for the probe";
-  case XSDT_ERR_BAD_OPTION:
-    return "unknown option or bad option value";
-  case XSDT_ERR_BAD_STATE:
-    return "call out of lifecycle order";
-  case XSDT_ERR_VERSION:
-    return "consumer API version mismatch";
-  }
-  return "unknown error";
-}
-
-const char *mode_name(xsdt_mode mode) {
-  switch (mode) {
-  case XSDT_MODE_AUTO:
-    return "auto";
-  case XSDT_MODE_JUMP:
-    return "jump";
-  case XSDT_MODE_TRAP:
-    return "trap";
-  }
-  return "?";
-}
-
-const char *state_problem(State state) {
-  switch (state) {
-  case State::kConfiguring:
-    return "before xsdt_go";
-  case State::kRunning:
-    return "after xsdt_go";
-  case State::kStopped:
-    return "after xsdt_stop";
-  }
-  return "now";
-}
-
-int bad_state(xsdt_hdl *h, const char *call) {
-  return fail(h, XSDT_ERR_BAD_STATE, "%s: not allowed %s", call,
-              state_problem(h->state));
-}
 
 // ---- The hit path (async-signal-safe) ---------------------------------------
 
@@ -597,9 +400,9 @@ private:
         continue;
       const auto start = static_cast<decltype(sym.st_value)>(
           isa::descriptor().function_start(sym.st_value));
-      obj.functions.push_back(FunctionSymbol{
-          start, start + sym.st_size, names.data() + sym.st_name,
-          binding == STB_GLOBAL || binding == STB_WEAK});
+      obj.functions.push_back(
+          FunctionSymbol{start, start + sym.st_size, names.data() + sym.st_name,
+                         binding == STB_GLOBAL || binding == STB_WEAK});
     }
   }
 
@@ -990,7 +793,8 @@ int go_impl(xsdt_hdl *h) {
     if (probe->desc.kind != XSDT_PROBE_SDT)
       continue;
     if (xsdt_sdt_enable(probe->enable_pattern.c_str(), probe->desc.mode,
-                        xsdt::rt::on_sdt_hit, probe.get(), &err) < 0) {
+                        xsdt::rt::consumer::on_sdt_hit, probe.get(),
+                        &err) < 0) {
       failed_kind = "";
       failed_probe = probe->id.c_str();
       break;
@@ -999,7 +803,8 @@ int go_impl(xsdt_hdl *h) {
   }
   if (!failed_probe)
     for (const std::string &pattern : h->usdt_patterns) {
-      if (xsdt_enable(pattern.c_str(), xsdt::rt::on_usdt_hit, gate, &err) < 0) {
+      if (xsdt_enable(pattern.c_str(), xsdt::rt::consumer::on_usdt_hit, gate,
+                      &err) < 0) {
         failed_kind = "USDT probe ";
         failed_probe = pattern.c_str();
         break;
@@ -1135,7 +940,7 @@ std::uint64_t drops_impl(const xsdt_hdl *h) {
 }
 
 } // namespace
-} // namespace xsdt::rt
+} // namespace xsdt::rt::consumer
 
 // ---- C entry points: no exception crosses into C ----------------------------
 
@@ -1149,7 +954,8 @@ xsdt_hdl *xsdt_open(int version, int *errp) {
   }
   try {
     static const bool atfork_registered [[maybe_unused]] =
-        pthread_atfork(nullptr, nullptr, xsdt::rt::forget_tid_after_fork) == 0;
+        pthread_atfork(nullptr, nullptr,
+                       xsdt::rt::consumer::forget_tid_after_fork) == 0;
     auto *h = new xsdt_hdl;
     h->bufsize_text = std::to_string(h->bufsize);
     h->nthreads_text = std::to_string(h->nthreads);
@@ -1167,10 +973,10 @@ int xsdt_enable_probes(xsdt_hdl *h, const char *description, xsdt_mode mode) {
   if (!h)
     return -1;
   try {
-    return xsdt::rt::enable_probes_impl(h, description, mode);
+    return xsdt::rt::consumer::enable_probes_impl(h, description, mode);
   } catch (...) {
-    return xsdt::rt::fail(h, XSDT_ERR_INTERNAL,
-                          "xsdt_enable_probes: out of memory");
+    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
+                                    "xsdt_enable_probes: out of memory");
   }
 }
 
@@ -1178,9 +984,10 @@ int xsdt_setopt(xsdt_hdl *h, const char *option, const char *value) {
   if (!h)
     return -1;
   try {
-    return xsdt::rt::setopt_impl(h, option, value);
+    return xsdt::rt::consumer::setopt_impl(h, option, value);
   } catch (...) {
-    return xsdt::rt::fail(h, XSDT_ERR_INTERNAL, "xsdt_setopt: out of memory");
+    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
+                                    "xsdt_setopt: out of memory");
   }
 }
 
@@ -1206,9 +1013,10 @@ int xsdt_go(xsdt_hdl *h) {
   if (!h)
     return -1;
   try {
-    return xsdt::rt::go_impl(h);
+    return xsdt::rt::consumer::go_impl(h);
   } catch (...) {
-    return xsdt::rt::fail(h, XSDT_ERR_INTERNAL, "xsdt_go: out of memory");
+    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
+                                    "xsdt_go: out of memory");
   }
 }
 
@@ -1216,9 +1024,9 @@ xsdt_workstatus xsdt_work(xsdt_hdl *h, xsdt_consume_f *consume, void *arg) {
   if (!h)
     return XSDT_WORKSTATUS_ERROR;
   try {
-    return xsdt::rt::work_impl(h, consume, arg);
+    return xsdt::rt::consumer::work_impl(h, consume, arg);
   } catch (...) {
-    xsdt::rt::fail(h, XSDT_ERR_INTERNAL, "xsdt_work: out of memory");
+    xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL, "xsdt_work: out of memory");
     return XSDT_WORKSTATUS_ERROR;
   }
 }
@@ -1227,9 +1035,10 @@ int xsdt_stop(xsdt_hdl *h) {
   if (!h)
     return -1;
   try {
-    return xsdt::rt::stop_impl(h);
+    return xsdt::rt::consumer::stop_impl(h);
   } catch (...) {
-    return xsdt::rt::fail(h, XSDT_ERR_INTERNAL, "xsdt_stop: out of memory");
+    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
+                                    "xsdt_stop: out of memory");
   }
 }
 
@@ -1237,10 +1046,10 @@ int xsdt_aggregate_walk(xsdt_hdl *h, xsdt_aggregate_f *visit, void *arg) {
   if (!h)
     return -1;
   try {
-    return xsdt::rt::aggregate_walk_impl(h, visit, arg);
+    return xsdt::rt::consumer::aggregate_walk_impl(h, visit, arg);
   } catch (...) {
-    return xsdt::rt::fail(h, XSDT_ERR_INTERNAL,
-                          "xsdt_aggregate_walk: out of memory");
+    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
+                                    "xsdt_aggregate_walk: out of memory");
   }
 }
 
@@ -1248,29 +1057,31 @@ int xsdt_aggregate_print(xsdt_hdl *h, FILE *out) {
   if (!h)
     return -1;
   try {
-    return xsdt::rt::aggregate_print_impl(h, out);
+    return xsdt::rt::consumer::aggregate_print_impl(h, out);
   } catch (...) {
-    return xsdt::rt::fail(h, XSDT_ERR_INTERNAL,
-                          "xsdt_aggregate_print: out of memory");
+    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
+                                    "xsdt_aggregate_print: out of memory");
   }
 }
 
-uint64_t xsdt_drops(xsdt_hdl *h) { return h ? xsdt::rt::drops_impl(h) : 0; }
+uint64_t xsdt_drops(xsdt_hdl *h) {
+  return h ? xsdt::rt::consumer::drops_impl(h) : 0;
+}
 
 int xsdt_errno(xsdt_hdl *h) { return h ? h->last_error : XSDT_ERR_BAD_STATE; }
 
 const char *xsdt_errmsg(xsdt_hdl *h, int code) {
   if (h && code == h->last_error && code != XSDT_OK && !h->last_message.empty())
     return h->last_message.c_str();
-  return xsdt::rt::generic_message(code);
+  return xsdt::rt::consumer::generic_message(code);
 }
 
 void xsdt_close(xsdt_hdl *h) {
   if (!h)
     return;
   try {
-    if (h->state == State::kRunning)
-      xsdt::rt::stop_impl(h);
+    if (h->state == xsdt::rt::consumer::State::kRunning)
+      xsdt::rt::consumer::stop_impl(h);
   } catch (...) {
     h->keep_forever = true; // could not prove the handlers are gone
   }
