@@ -141,6 +141,14 @@ const char *generic_message(int code);
 
 const char *mode_name(xsdt_mode mode);
 
+// ---- API bodies ------------------------------------------------------------
+//
+// What the C entry points (consumer.cpp) call inside their exception guards:
+// each may throw std::bad_alloc.
+
+// xsdt_enable_probes (consumer_select.cpp).
+int enable_probes_impl(xsdt_hdl *h, const char *description, xsdt_mode mode);
+
 } // namespace xsdt::rt::consumer
 
 #endif // XSDT_RUNTIME_CONSUMER_HANDLE_H
