@@ -1,7 +1,8 @@
 // Private to libxsdt: the consumer handle (struct xsdt_hdl of
 // <xsdt/consumer.h>), the probe entries it selects, and how its calls report
-// errors. Separate from consumer.cpp so that the parts of the consumer can
-// move to their own files and still share one definition of the handle.
+// errors. Separate from the code that uses it because the consumer's files
+// share it: the hit path (consumer_hits.cpp), selection
+// (consumer_select.cpp) and the session (consumer_session.cpp).
 //
 // These types live in a named namespace, not an anonymous one: struct
 // xsdt_hdl is global and has fields of them, which GCC's -Wsubobject-linkage
@@ -68,7 +69,7 @@ struct ProbeEntry {
 };
 
 // The `user` of every USDT enable of one session. Never freed (see the file
-// comment of consumer.cpp).
+// comment of consumer_session.cpp).
 struct UsdtGate {
   std::atomic<bool> open{false};
   std::atomic<std::uint32_t> inflight{0};
@@ -143,8 +144,8 @@ const char *mode_name(xsdt_mode mode);
 
 // ---- API bodies ------------------------------------------------------------
 //
-// What the C entry points (consumer.cpp) call inside their exception guards:
-// each may throw std::bad_alloc.
+// What the C entry points (consumer_session.cpp) call inside their exception
+// guards: each may throw std::bad_alloc.
 
 // xsdt_enable_probes (consumer_select.cpp).
 int enable_probes_impl(xsdt_hdl *h, const char *description, xsdt_mode mode);
