@@ -2,7 +2,8 @@
 // <xsdt/consumer.h>), the probe entries it selects, and how its calls report
 // errors. Separate from the code that uses it because the consumer's files
 // share it: the hit path (consumer_hits.cpp), selection
-// (consumer_select.cpp) and the session (consumer_session.cpp).
+// (consumer_select.cpp), the session (consumer_session.cpp) and the C entry
+// points (consumer_api.cpp).
 //
 // These types live in a named namespace, not an anonymous one: struct
 // xsdt_hdl is global and has fields of them, which GCC's -Wsubobject-linkage
@@ -17,6 +18,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -144,11 +146,21 @@ const char *mode_name(xsdt_mode mode);
 
 // ---- API bodies ------------------------------------------------------------
 //
-// What the C entry points (consumer_session.cpp) call inside their exception
+// What the C entry points (consumer_api.cpp) call inside their exception
 // guards: each may throw std::bad_alloc.
 
 // xsdt_enable_probes (consumer_select.cpp).
 int enable_probes_impl(xsdt_hdl *h, const char *description, xsdt_mode mode);
+
+// The session (consumer_session.cpp): xsdt_setopt, xsdt_go, xsdt_work,
+// xsdt_stop, xsdt_aggregate_walk, xsdt_aggregate_print and xsdt_drops.
+int setopt_impl(xsdt_hdl *h, const char *option, const char *value);
+int go_impl(xsdt_hdl *h);
+xsdt_workstatus work_impl(xsdt_hdl *h, xsdt_consume_f *consume, void *arg);
+int stop_impl(xsdt_hdl *h);
+int aggregate_walk_impl(xsdt_hdl *h, xsdt_aggregate_f *visit, void *arg);
+int aggregate_print_impl(xsdt_hdl *h, FILE *out);
+std::uint64_t drops_impl(const xsdt_hdl *h);
 
 } // namespace xsdt::rt::consumer
 

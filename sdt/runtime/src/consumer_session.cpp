@@ -1,12 +1,14 @@
-// libxsdt consumer API (<xsdt/consumer.h>): the libdtrace lifecycle over the
-// SDT(9) runtime (<xsdt/sdt-runtime.h>) and the USDT trap runtime
-// (<xsdt/runtime.h>).
+// The consumer's session, the libdtrace lifecycle over the SDT(9) runtime
+// (<xsdt/sdt-runtime.h>) and the USDT trap runtime (<xsdt/runtime.h>):
+// options, then xsdt_go() .. xsdt_stop() with the records drained by
+// xsdt_work() and the per-probe counts. Separate from selection
+// (consumer_select.cpp), which patches nothing, from the hit path
+// (consumer_hits.cpp), which runs in signal context, and from the C entry
+// points (consumer_api.cpp).
 //
 // Selection and patching are separate: xsdt_enable_probes() only resolves a
 // description into probe entries (ids, types, USDT site addresses);
 // xsdt_go() allocates every record buffer and then patches, all or nothing.
-//
-// The handlers that record hits are in consumer_hits.cpp.
 //
 // Memory that a handler may still touch after xsdt_stop() returns is never
 // freed:
@@ -19,20 +21,21 @@
 //     is a small UsdtGate that is never freed; the handler touches the
 //     handle only after seeing the gate open, and stop waits until no
 //     handler is between those two points.
-#include "xsdt/consumer.h"
-
 #include "consumer_buffer.h"
 #include "consumer_handle.h"
 #include "consumer_hits.h"
+#include "xsdt/runtime.h"
+#include "xsdt/sdt-runtime.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cinttypes>
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <pthread.h>
 #include <sched.h>
 #include <string>
 #include <string_view>
@@ -69,6 +72,8 @@ bool parse_size(const char *text, std::uint64_t *out) {
   *out = value * scale;
   return true;
 }
+
+} // namespace
 
 int setopt_impl(xsdt_hdl *h, const char *option, const char *value) {
   if (h->state != State::kConfiguring)
@@ -111,6 +116,8 @@ int setopt_impl(xsdt_hdl *h, const char *option, const char *value) {
               option ? option : "(null)");
 }
 
+namespace {
+
 // Disables everything this session enabled and waits for the handlers.
 // Returns 0, or -1 with the handle's error set (the first failure; the
 // other probes are still disabled).
@@ -146,6 +153,8 @@ int disable_session(xsdt_hdl *h, const char *call) {
       sched_yield();
   return result;
 }
+
+} // namespace
 
 int go_impl(xsdt_hdl *h) {
   if (h->state != State::kConfiguring)
@@ -362,154 +371,4 @@ std::uint64_t drops_impl(const xsdt_hdl *h) {
   return total;
 }
 
-} // namespace
 } // namespace xsdt::rt::consumer
-
-// ---- C entry points: no exception crosses into C ----------------------------
-
-extern "C" {
-
-xsdt_hdl *xsdt_open(int version, int *errp) {
-  if (version != XSDT_VERSION) {
-    if (errp)
-      *errp = XSDT_ERR_VERSION;
-    return nullptr;
-  }
-  try {
-    static const bool atfork_registered [[maybe_unused]] =
-        pthread_atfork(nullptr, nullptr,
-                       xsdt::rt::consumer::forget_tid_after_fork) == 0;
-    auto *h = new xsdt_hdl;
-    h->bufsize_text = std::to_string(h->bufsize);
-    h->nthreads_text = std::to_string(h->nthreads);
-    if (errp)
-      *errp = XSDT_OK;
-    return h;
-  } catch (...) {
-    if (errp)
-      *errp = XSDT_ERR_INTERNAL;
-    return nullptr;
-  }
-}
-
-int xsdt_enable_probes(xsdt_hdl *h, const char *description, xsdt_mode mode) {
-  if (!h)
-    return -1;
-  try {
-    return xsdt::rt::consumer::enable_probes_impl(h, description, mode);
-  } catch (...) {
-    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
-                                    "xsdt_enable_probes: out of memory");
-  }
-}
-
-int xsdt_setopt(xsdt_hdl *h, const char *option, const char *value) {
-  if (!h)
-    return -1;
-  try {
-    return xsdt::rt::consumer::setopt_impl(h, option, value);
-  } catch (...) {
-    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
-                                    "xsdt_setopt: out of memory");
-  }
-}
-
-const char *xsdt_getopt(xsdt_hdl *h, const char *option) {
-  if (!h || !option)
-    return nullptr;
-  if (std::strcmp(option, "bufsize") == 0)
-    return h->bufsize_text.c_str();
-  if (std::strcmp(option, "nthreads") == 0)
-    return h->nthreads_text.c_str();
-  return nullptr;
-}
-
-int xsdt_handle_drop(xsdt_hdl *h, xsdt_drop_f *handler, void *arg) {
-  if (!h)
-    return -1;
-  h->drop_handler = handler;
-  h->drop_arg = arg;
-  return 0;
-}
-
-int xsdt_go(xsdt_hdl *h) {
-  if (!h)
-    return -1;
-  try {
-    return xsdt::rt::consumer::go_impl(h);
-  } catch (...) {
-    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
-                                    "xsdt_go: out of memory");
-  }
-}
-
-xsdt_workstatus xsdt_work(xsdt_hdl *h, xsdt_consume_f *consume, void *arg) {
-  if (!h)
-    return XSDT_WORKSTATUS_ERROR;
-  try {
-    return xsdt::rt::consumer::work_impl(h, consume, arg);
-  } catch (...) {
-    xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL, "xsdt_work: out of memory");
-    return XSDT_WORKSTATUS_ERROR;
-  }
-}
-
-int xsdt_stop(xsdt_hdl *h) {
-  if (!h)
-    return -1;
-  try {
-    return xsdt::rt::consumer::stop_impl(h);
-  } catch (...) {
-    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
-                                    "xsdt_stop: out of memory");
-  }
-}
-
-int xsdt_aggregate_walk(xsdt_hdl *h, xsdt_aggregate_f *visit, void *arg) {
-  if (!h)
-    return -1;
-  try {
-    return xsdt::rt::consumer::aggregate_walk_impl(h, visit, arg);
-  } catch (...) {
-    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
-                                    "xsdt_aggregate_walk: out of memory");
-  }
-}
-
-int xsdt_aggregate_print(xsdt_hdl *h, FILE *out) {
-  if (!h)
-    return -1;
-  try {
-    return xsdt::rt::consumer::aggregate_print_impl(h, out);
-  } catch (...) {
-    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
-                                    "xsdt_aggregate_print: out of memory");
-  }
-}
-
-uint64_t xsdt_drops(xsdt_hdl *h) {
-  return h ? xsdt::rt::consumer::drops_impl(h) : 0;
-}
-
-int xsdt_errno(xsdt_hdl *h) { return h ? h->last_error : XSDT_ERR_BAD_STATE; }
-
-const char *xsdt_errmsg(xsdt_hdl *h, int code) {
-  if (h && code == h->last_error && code != XSDT_OK && !h->last_message.empty())
-    return h->last_message.c_str();
-  return xsdt::rt::consumer::generic_message(code);
-}
-
-void xsdt_close(xsdt_hdl *h) {
-  if (!h)
-    return;
-  try {
-    if (h->state == xsdt::rt::consumer::State::kRunning)
-      xsdt::rt::consumer::stop_impl(h);
-  } catch (...) {
-    h->keep_forever = true; // could not prove the handlers are gone
-  }
-  if (!h->keep_forever)
-    delete h;
-}
-
-} // extern "C"
