@@ -6,6 +6,7 @@
 
 #include "consumer_handle.h"
 #include "consumer_hits.h"
+#include "status.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -144,7 +145,8 @@ int xsdt_errno(xsdt_hdl *h) { return h ? h->last_error : XSDT_ERR_BAD_STATE; }
 const char *xsdt_errmsg(xsdt_hdl *h, int code) {
   if (h && code == h->last_error && code != XSDT_OK && !h->last_message.empty())
     return h->last_message.c_str();
-  return xsdt::rt::consumer::generic_message(code);
+  const char *text = xsdt::rt::status_text(code);
+  return text ? text : "unknown error";
 }
 
 void xsdt_close(xsdt_hdl *h) {

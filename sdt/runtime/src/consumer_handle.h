@@ -139,11 +139,6 @@ int fail(xsdt_hdl *h, int code, const char *fmt, ...)
 // fail() with XSDT_ERR_BAD_STATE: `call` is not allowed in h's state.
 int bad_state(xsdt_hdl *h, const char *call);
 
-// xsdt_errmsg's text for a code when the handle holds no message for it.
-const char *generic_message(int code);
-
-const char *mode_name(xsdt_mode mode);
-
 // ---- API bodies ------------------------------------------------------------
 //
 // What the C entry points (consumer_api.cpp) call inside their exception

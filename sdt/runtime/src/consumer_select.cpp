@@ -5,7 +5,9 @@
 // patches nothing; it is also the only part of the consumer that reads ELF
 // files (to name the function holding a USDT site).
 #include "consumer_handle.h"
-#include "isa.h"
+#include "object_symbols.h"
+#include "probe_description.h"
+#include "status.h"
 #include "xsdt/argspec.h"
 #include "xsdt/runtime.h"
 #include "xsdt/sdt-runtime.h"
@@ -14,224 +16,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <elf.h>
-#include <fcntl.h>
-#include <fnmatch.h>
-#include <link.h>
 #include <memory>
 #include <set>
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <unistd.h>
 #include <utility>
 #include <vector>
 
 namespace xsdt::rt::consumer {
 namespace {
-
-// ---- Descriptions -----------------------------------------------------------
-
-// provider, module, function, name; an empty part matches anything.
-struct Description {
-  std::string part[4];
-};
-
-bool parse_description(std::string_view text, Description *out) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  for (;;) {
-    std::size_t colon = text.find(':', start);
-    parts.push_back(text.substr(start, colon - start));
-    if (colon == std::string_view::npos)
-      break;
-    start = colon + 1;
-  }
-  if (parts.size() > 4)
-    return false;
-  // Fewer parts name the last ones: "name", "function:name", ...
-  std::size_t first = 4 - parts.size();
-  for (std::size_t i = 0; i < parts.size(); ++i)
-    out->part[first + i] = std::string(parts[i]);
-  return true;
-}
-
-bool part_matches(const std::string &glob, const std::string &value) {
-  return glob.empty() || fnmatch(glob.c_str(), value.c_str(), 0) == 0;
-}
-
-// A glob that matches exactly `text`.
-std::string glob_literal(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out;
-}
-
-std::string basename_of(const std::string &path) {
-  std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-std::string main_program_name() {
-  char path[4096];
-  ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-  if (n <= 0)
-    return "";
-  path[n] = '\0';
-  return basename_of(path);
-}
-
-// ---- USDT functions: the symbol holding a site ------------------------------
-//
-// dladdr() sees only the dynamic symbol table (exported symbols), so a
-// probe in a static or hidden function of the main program would have no
-// function. Instead the object's file is read once per xsdt_enable_probes
-// call that needs it: .symtab if present, else .dynsym (a stripped
-// library), function symbols only. Unreadable files give "".
-
-class FunctionIndex {
-public:
-  std::string function_at(std::uintptr_t pc) {
-    if (!objects_loaded_) {
-      dl_iterate_phdr(collect_object, &objects_);
-      objects_loaded_ = true;
-    }
-    for (LoadedObject &obj : objects_) {
-      if (!obj.contains(pc))
-        continue;
-      if (!obj.symbols_loaded) {
-        obj.symbols_loaded = true;
-        load_symbols(obj);
-      }
-      return obj.lookup(pc - obj.bias);
-    }
-    return "";
-  }
-
-private:
-  struct FunctionSymbol {
-    std::uint64_t start, end;
-    std::string name;
-    bool global;
-  };
-  struct LoadedObject {
-    std::string name; // dlpi_name; "" for the main program
-    std::uintptr_t bias = 0;
-    std::vector<std::pair<std::uintptr_t, std::uintptr_t>> segments;
-    bool symbols_loaded = false;
-    std::vector<FunctionSymbol> functions;
-
-    bool contains(std::uintptr_t pc) const {
-      for (const auto &[start, end] : segments)
-        if (pc >= start && pc < end)
-          return true;
-      return false;
-    }
-    // Global symbols win over local aliases of the same code.
-    std::string lookup(std::uint64_t address) const {
-      const FunctionSymbol *best = nullptr;
-      for (const FunctionSymbol &f : functions)
-        if (address >= f.start && address < f.end &&
-            (!best || (f.global && !best->global)))
-          best = &f;
-      return best ? best->name : "";
-    }
-  };
-
-  static int collect_object(dl_phdr_info *info, std::size_t, void *data) {
-    auto *objects = static_cast<std::vector<LoadedObject> *>(data);
-    LoadedObject obj;
-    obj.name = info->dlpi_name ? info->dlpi_name : "";
-    obj.bias = info->dlpi_addr;
-    for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
-      const ElfW(Phdr) &ph = info->dlpi_phdr[i];
-      if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
-        obj.segments.emplace_back(info->dlpi_addr + ph.p_vaddr,
-                                  info->dlpi_addr + ph.p_vaddr + ph.p_memsz);
-    }
-    objects->push_back(std::move(obj));
-    return 0;
-  }
-
-  static bool read_at(int fd, std::uint64_t offset, void *dst, std::size_t n) {
-    auto *p = static_cast<char *>(dst);
-    while (n > 0) {
-      ssize_t got = pread(fd, p, n, static_cast<off_t>(offset));
-      if (got <= 0)
-        return false;
-      p += got;
-      n -= static_cast<std::size_t>(got);
-      offset += static_cast<std::uint64_t>(got);
-    }
-    return true;
-  }
-
-  // Bounds a corrupt file's demands.
-  static constexpr std::uint64_t kMaxTableBytes = 256 << 20;
-
-  static void load_symbols(LoadedObject &obj) {
-    const char *path = obj.name.empty() ? "/proc/self/exe" : obj.name.c_str();
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-      return;
-    struct Closer {
-      int fd;
-      ~Closer() { close(fd); }
-    } closer{fd};
-    ElfW(Ehdr) eh;
-    if (!read_at(fd, 0, &eh, sizeof eh) ||
-        std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-        eh.e_ident[EI_CLASS] !=
-            (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
-        eh.e_shoff == 0 || eh.e_shnum == 0 ||
-        eh.e_shentsize != sizeof(ElfW(Shdr)))
-      return;
-    std::vector<ElfW(Shdr)> shdrs(eh.e_shnum);
-    if (!read_at(fd, eh.e_shoff, shdrs.data(), shdrs.size() * sizeof shdrs[0]))
-      return;
-    const ElfW(Shdr) *table = nullptr;
-    for (const ElfW(Shdr) & sh : shdrs)
-      if (sh.sh_type == SHT_SYMTAB)
-        table = &sh;
-    if (!table)
-      for (const ElfW(Shdr) & sh : shdrs)
-        if (sh.sh_type == SHT_DYNSYM)
-          table = &sh;
-    if (!table || table->sh_link >= shdrs.size() ||
-        table->sh_entsize != sizeof(ElfW(Sym)) ||
-        table->sh_size > kMaxTableBytes)
-      return;
-    const ElfW(Shdr) &strings = shdrs[table->sh_link];
-    if (strings.sh_size > kMaxTableBytes)
-      return;
-    std::vector<ElfW(Sym)> symbols(table->sh_size / sizeof(ElfW(Sym)));
-    std::vector<char> names(strings.sh_size + 1, '\0');
-    if (!read_at(fd, table->sh_offset, symbols.data(),
-                 symbols.size() * sizeof(ElfW(Sym))) ||
-        !read_at(fd, strings.sh_offset, names.data(), strings.sh_size))
-      return;
-    for (const ElfW(Sym) & sym : symbols) {
-      // st_info packs binding and type the same way in both ELF classes.
-      const unsigned type = ELF32_ST_TYPE(sym.st_info);
-      const unsigned binding = ELF32_ST_BIND(sym.st_info);
-      if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_size == 0 ||
-          sym.st_shndx == SHN_UNDEF || sym.st_name >= strings.sh_size)
-        continue;
-      const auto start = static_cast<decltype(sym.st_value)>(
-          isa::descriptor().function_start(sym.st_value));
-      obj.functions.push_back(
-          FunctionSymbol{start, start + sym.st_size, names.data() + sym.st_name,
-                         binding == STB_GLOBAL || binding == STB_WEAK});
-    }
-  }
-
-  bool objects_loaded_ = false;
-  std::vector<LoadedObject> objects_;
-};
 
 // ---- Probe catalogues -------------------------------------------------------
 
@@ -294,10 +88,12 @@ bool already_selected(const xsdt_hdl &h, const std::string &id,
 int enable_probes_impl(xsdt_hdl *h, const char *description, xsdt_mode mode) {
   if (h->state != State::kConfiguring)
     return bad_state(h, "xsdt_enable_probes");
-  if (!description || !*description)
+  ProbeDescription want;
+  if (const char *why = parse_probe_description(description, &want))
     return fail(h, XSDT_ERR_BAD_PATTERN,
-                "xsdt_enable_probes: empty description (use '*' or ':::' "
-                "for every probe)");
+                "xsdt_enable_probes: '%s' is not a probe description "
+                "[[[provider:]module:]function:]name: %s",
+                description ? description : "(null)", why);
   // A C caller may pass any int; read the bits without assuming the enum's
   // range.
   std::underlying_type_t<xsdt_mode> raw_mode;
@@ -309,12 +105,6 @@ int enable_probes_impl(xsdt_hdl *h, const char *description, xsdt_mode mode) {
                 "xsdt_enable_probes: '%s': mode %lld is not XSDT_MODE_AUTO, "
                 "_JUMP or _TRAP",
                 description, static_cast<long long>(raw_mode));
-  Description want;
-  if (!parse_description(description, &want))
-    return fail(h, XSDT_ERR_BAD_PATTERN,
-                "xsdt_enable_probes: '%s' has more than four "
-                "colon-separated parts (provider:module:function:name)",
-                description);
 
   xsdt_error err{};
   std::vector<SdtCandidate> sdt;
@@ -342,10 +132,7 @@ int enable_probes_impl(xsdt_hdl *h, const char *description, xsdt_mode mode) {
   };
 
   for (SdtCandidate &c : sdt) {
-    if (!part_matches(want.part[0], c.provider) ||
-        !part_matches(want.part[1], c.module) ||
-        !part_matches(want.part[2], c.function) ||
-        !part_matches(want.part[3], c.name))
+    if (!want.matches(c.provider, c.module, c.function, c.name))
       continue;
     xsdt_mode resolved = mode == XSDT_MODE_AUTO ? XSDT_MODE_JUMP : mode;
     matched.insert(c.id);
@@ -376,17 +163,27 @@ int enable_probes_impl(xsdt_hdl *h, const char *description, xsdt_mode mode) {
 
   // USDT: one entry per id; a probe with several sites (inlined, or a
   // macro expanded twice in one function) keeps them all.
-  const std::string program = main_program_name();
-  FunctionIndex functions;
+  // The function part needs the symbol tables: read them only for the
+  // notes the other parts select, each object's file once.
+  ProbeDescription any_function = want;
+  any_function.part[2].clear();
+  std::vector<const UsdtNote *> wanted;
+  std::vector<std::string> modules;
+  std::vector<std::uintptr_t> pcs;
   for (const UsdtNote &note : notes) {
-    std::string module =
-        note.object.empty() ? program : basename_of(note.object);
-    if (!part_matches(want.part[0], note.provider) ||
-        !part_matches(want.part[1], module) ||
-        !part_matches(want.part[3], note.name))
+    std::string module = module_of(note.object);
+    if (!any_function.matches(note.provider, module, "", note.name))
       continue;
-    std::string function = functions.function_at(note.pc);
-    if (!part_matches(want.part[2], function))
+    wanted.push_back(&note);
+    modules.push_back(std::move(module));
+    pcs.push_back(note.pc);
+  }
+  const std::vector<SdtFunction> functions = functions_in_process(pcs);
+  for (std::size_t i = 0; i < wanted.size(); ++i) {
+    const UsdtNote &note = *wanted[i];
+    const std::string &module = modules[i];
+    const std::string &function = functions[i].name;
+    if (!want.matches(note.provider, module, function, note.name))
       continue;
     std::string id =
         note.provider + ":" + module + ":" + function + ":" + note.name;

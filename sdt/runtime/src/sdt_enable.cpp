@@ -18,10 +18,12 @@
 #include "isa.h"
 #include "machdep.h"
 #include "patch.h"
+#include "probe_description.h"
 #include "sdt_fire.h"
 #include "sdt_probe.h"
 #include "sdt_registry.h"
 #include "sdt_traps.h"
+#include "status.h"
 #include "trap.h"
 #include "xsdt/sdt-runtime.h"
 
@@ -42,86 +44,21 @@ namespace {
 
 unsigned long addr(std::uintptr_t a) { return static_cast<unsigned long>(a); }
 
-const char *mode_name(xsdt_mode mode) {
-  switch (mode) {
-  case XSDT_MODE_JUMP:
-    return "jump";
-  case XSDT_MODE_TRAP:
-    return "trap";
-  case XSDT_MODE_AUTO:
-    break;
-  }
-  return "auto";
-}
-
 // ---- Probe descriptions ----------------------------------------------------
 
-// provider, module, function, name; an empty part matches anything.
-struct Description {
-  std::string part[4];
-};
-
-// fnmatch(3) treats an unclosed '[' as a literal; we call it a typo.
-bool valid_glob(const std::string &glob) {
-  for (std::size_t i = 0; i < glob.size(); ++i) {
-    if (glob[i] == '\\') {
-      ++i;
-      continue;
-    }
-    if (glob[i] != '[')
-      continue;
-    std::size_t j = i + 1;
-    if (j < glob.size() && (glob[j] == '!' || glob[j] == '^'))
-      ++j;
-    if (j < glob.size() && glob[j] == ']') // a leading ']' is a member
-      ++j;
-    while (j < glob.size() && glob[j] != ']')
-      ++j;
-    if (j == glob.size())
-      return false;
-    i = j;
-  }
-  return true;
+bool matches(const ProbeDescription &d, const SdtProbeEntry &p) {
+  return d.matches(p.provider, p.module, p.function, p.name);
 }
 
-// "name", "func:name", "mod:func:name" or "prov:mod:func:name".
-bool parse_description(const char *text, Description *out) {
-  if (!text)
-    return false;
-  std::vector<std::string> parts;
-  std::string_view s(text);
-  for (;;) {
-    std::size_t colon = s.find(':');
-    parts.emplace_back(s.substr(0, colon));
-    if (colon == std::string_view::npos)
-      break;
-    s.remove_prefix(colon + 1);
-  }
-  if (parts.size() > 4)
-    return false;
-  const std::size_t skip = 4 - parts.size();
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (!valid_glob(parts[i]))
-      return false;
-    out->part[skip + i] = std::move(parts[i]);
-  }
-  return true;
-}
-
-bool matches(const Description &d, const SdtProbeEntry &p) {
-  const std::string *field[4] = {&p.provider, &p.module, &p.function, &p.name};
-  for (int i = 0; i < 4; ++i)
-    if (!d.part[i].empty() &&
-        fnmatch(d.part[i].c_str(), field[i]->c_str(), 0) != 0)
-      return false;
-  return true;
-}
-
-int bad_pattern(xsdt_error *err, const char *pattern) {
-  return fail(err, XSDT_ERR_BAD_PATTERN,
-              "pattern '%s' is not a probe description "
-              "[[[provider:]module:]function:]name of fnmatch globs",
-              pattern ? pattern : "(null)");
+// Parses pattern into *desc, or fills err and returns -1.
+int parse_pattern(const char *pattern, ProbeDescription *desc,
+                  xsdt_error *err) {
+  if (const char *why = parse_probe_description(pattern, desc))
+    return fail(err, XSDT_ERR_BAD_PATTERN,
+                "pattern '%s' is not a probe description "
+                "[[[provider:]module:]function:]name of fnmatch globs: %s",
+                pattern ? pattern : "(null)", why);
+  return 0;
 }
 
 // ---- First use -------------------------------------------------------------
@@ -171,9 +108,9 @@ int patch_failure(xsdt_error *err, const PatchFailure &f,
 
 int sdt_enable(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
                void *user, xsdt_error *err) {
-  Description desc;
-  if (!parse_description(pattern, &desc))
-    return bad_pattern(err, pattern);
+  ProbeDescription desc;
+  if (parse_pattern(pattern, &desc, err) != 0)
+    return -1;
   if (mode != XSDT_MODE_AUTO && mode != XSDT_MODE_JUMP &&
       mode != XSDT_MODE_TRAP)
     return fail(err, XSDT_ERR_BAD_MODE, "unknown mode %d",
@@ -287,9 +224,9 @@ int sdt_enable(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
 }
 
 int sdt_disable(const char *pattern, xsdt_error *err) {
-  Description desc;
-  if (!parse_description(pattern, &desc))
-    return bad_pattern(err, pattern);
+  ProbeDescription desc;
+  if (parse_pattern(pattern, &desc, err) != 0)
+    return -1;
   std::lock_guard<std::mutex> guard(api_lock());
   refresh(); // forgets the probes of unloaded objects: their code is gone
   Registry &reg = registry();

@@ -60,11 +60,11 @@ __attribute__((noinline)) void consumer_test_ping(int a, long b) {
 
 // One function under three names, an SDT and a USDT probe in it: the
 // global name is the function of both, whatever the symbol tables' order.
-SDT_PROVIDER_DEFINE(ctalias);
-SDT_PROBE_DEFINE1(ctalias, , , sdt, "int");
+SDT_PROVIDER_DEFINE(aliasing);
+SDT_PROBE_DEFINE1(aliasing, , , sdt, "int");
 __attribute__((noinline)) void consumer_test_aliased(int a) {
-  SDT_PROBE1(ctalias, , , sdt, a);
-  XSDT_PROBE(ctalias, usdt, a);
+  SDT_PROBE1(aliasing, , , sdt, a);
+  XSDT_PROBE(aliasing, usdt, a);
 }
 void consumer_test_aliased_weak(int)
     __attribute__((weak, alias("consumer_test_aliased")));
@@ -201,7 +201,7 @@ std::vector<xsdt_mode> site_states(const std::string &id) {
 
 TEST(Consumer, AliasedFunctionHasItsGlobalName) {
   Handle t;
-  ASSERT_EQ(xsdt_enable_probes(t.h, "ctalias:::", XSDT_MODE_TRAP), 2)
+  ASSERT_EQ(xsdt_enable_probes(t.h, "aliasing:::", XSDT_MODE_TRAP), 2)
       << t.message();
   ASSERT_EQ(xsdt_go(t.h), 0) << t.message();
   Selected s = selected(t.h);
