@@ -1,7 +1,8 @@
 // The C entry points of <xsdt/consumer.h>: each refuses a null handle (or,
-// for xsdt_open, a version mismatch), catches every exception and calls its
-// C++ body. Separate from the bodies so that the boundary no exception may
-// cross is in one file, and each body can be ordinary, throwing C++.
+// for xsdt_open, a version mismatch) and calls its C++ body inside the
+// exception guard (api_guard.h). Separate from the bodies so that the boundary
+// no exception may cross is in one file, and each body can be ordinary,
+// throwing C++.
 #include "xsdt/consumer.h"
 
 #include "consumer_handle.h"
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <pthread.h>
 #include <string>
 
@@ -24,43 +26,39 @@ xsdt_hdl *xsdt_open(int version, int *errp) {
       *errp = XSDT_ERR_VERSION;
     return nullptr;
   }
-  try {
-    static const bool atfork_registered [[maybe_unused]] =
-        pthread_atfork(nullptr, nullptr,
-                       xsdt::rt::consumer::forget_tid_after_fork) == 0;
-    auto *h = new xsdt_hdl;
-    h->bufsize_text = std::to_string(h->bufsize);
-    h->nthreads_text = std::to_string(h->nthreads);
-    if (errp)
-      *errp = XSDT_OK;
-    return h;
-  } catch (...) {
-    if (errp)
-      *errp = XSDT_ERR_INTERNAL;
-    return nullptr;
-  }
+  return xsdt::rt::guarded(
+      [&] {
+        static const bool atfork_registered [[maybe_unused]] =
+            pthread_atfork(nullptr, nullptr,
+                           xsdt::rt::consumer::forget_tid_after_fork) == 0;
+        auto h = std::make_unique<xsdt_hdl>();
+        h->bufsize_text = std::to_string(h->bufsize);
+        h->nthreads_text = std::to_string(h->nthreads);
+        if (errp)
+          *errp = XSDT_OK;
+        return h.release();
+      },
+      [&](const char *) -> xsdt_hdl * {
+        if (errp)
+          *errp = XSDT_ERR_INTERNAL;
+        return nullptr;
+      });
 }
 
 int xsdt_enable_probes(xsdt_hdl *h, const char *description, xsdt_mode mode) {
   if (!h)
     return -1;
-  try {
+  return xsdt::rt::consumer::guard_handle(h, "xsdt_enable_probes", [&] {
     return xsdt::rt::consumer::enable_probes_impl(h, description, mode);
-  } catch (...) {
-    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
-                                    "xsdt_enable_probes: out of memory");
-  }
+  });
 }
 
 int xsdt_setopt(xsdt_hdl *h, const char *option, const char *value) {
   if (!h)
     return -1;
-  try {
+  return xsdt::rt::consumer::guard_handle(h, "xsdt_setopt", [&] {
     return xsdt::rt::consumer::setopt_impl(h, option, value);
-  } catch (...) {
-    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
-                                    "xsdt_setopt: out of memory");
-  }
+  });
 }
 
 const char *xsdt_getopt(xsdt_hdl *h, const char *option) {
@@ -84,56 +82,42 @@ int xsdt_handle_drop(xsdt_hdl *h, xsdt_drop_f *handler, void *arg) {
 int xsdt_go(xsdt_hdl *h) {
   if (!h)
     return -1;
-  try {
-    return xsdt::rt::consumer::go_impl(h);
-  } catch (...) {
-    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
-                                    "xsdt_go: out of memory");
-  }
+  return xsdt::rt::consumer::guard_handle(
+      h, "xsdt_go", [&] { return xsdt::rt::consumer::go_impl(h); });
 }
 
 xsdt_workstatus xsdt_work(xsdt_hdl *h, xsdt_consume_f *consume, void *arg) {
   if (!h)
     return XSDT_WORKSTATUS_ERROR;
-  try {
-    return xsdt::rt::consumer::work_impl(h, consume, arg);
-  } catch (...) {
-    xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL, "xsdt_work: out of memory");
-    return XSDT_WORKSTATUS_ERROR;
-  }
+  return xsdt::rt::guarded(
+      [&] { return xsdt::rt::consumer::work_impl(h, consume, arg); },
+      [&](const char *why) {
+        xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL, "xsdt_work: %s", why);
+        return XSDT_WORKSTATUS_ERROR;
+      });
 }
 
 int xsdt_stop(xsdt_hdl *h) {
   if (!h)
     return -1;
-  try {
-    return xsdt::rt::consumer::stop_impl(h);
-  } catch (...) {
-    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
-                                    "xsdt_stop: out of memory");
-  }
+  return xsdt::rt::consumer::guard_handle(
+      h, "xsdt_stop", [&] { return xsdt::rt::consumer::stop_impl(h); });
 }
 
 int xsdt_aggregate_walk(xsdt_hdl *h, xsdt_aggregate_f *visit, void *arg) {
   if (!h)
     return -1;
-  try {
+  return xsdt::rt::consumer::guard_handle(h, "xsdt_aggregate_walk", [&] {
     return xsdt::rt::consumer::aggregate_walk_impl(h, visit, arg);
-  } catch (...) {
-    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
-                                    "xsdt_aggregate_walk: out of memory");
-  }
+  });
 }
 
 int xsdt_aggregate_print(xsdt_hdl *h, FILE *out) {
   if (!h)
     return -1;
-  try {
+  return xsdt::rt::consumer::guard_handle(h, "xsdt_aggregate_print", [&] {
     return xsdt::rt::consumer::aggregate_print_impl(h, out);
-  } catch (...) {
-    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
-                                    "xsdt_aggregate_print: out of memory");
-  }
+  });
 }
 
 uint64_t xsdt_drops(xsdt_hdl *h) {
@@ -152,12 +136,14 @@ const char *xsdt_errmsg(xsdt_hdl *h, int code) {
 void xsdt_close(xsdt_hdl *h) {
   if (!h)
     return;
-  try {
-    if (h->state == xsdt::rt::consumer::State::kRunning)
-      xsdt::rt::consumer::stop_impl(h);
-  } catch (...) {
-    h->keep_forever = true; // could not prove the handlers are gone
-  }
+  xsdt::rt::guarded(
+      [&] {
+        if (h->state == xsdt::rt::consumer::State::kRunning)
+          xsdt::rt::consumer::stop_impl(h);
+      },
+      [&](const char *) {
+        h->keep_forever = true; // could not prove the handlers are gone
+      });
   if (!h->keep_forever)
     delete h;
 }

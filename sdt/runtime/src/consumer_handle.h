@@ -11,6 +11,7 @@
 #ifndef XSDT_RUNTIME_CONSUMER_HANDLE_H
 #define XSDT_RUNTIME_CONSUMER_HANDLE_H
 
+#include "api_guard.h"
 #include "xsdt/consumer.h"
 
 #include "consumer_buffer.h"
@@ -135,6 +136,15 @@ namespace xsdt::rt::consumer {
 // returns -1, so that API bodies can `return fail(...)`.
 int fail(xsdt_hdl *h, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+// The exception guard of the entry points that report through the handle
+// (api_guard.h): on an exception, XSDT_ERR_INTERNAL "<call>: <why>" and -1.
+template <class Body>
+int guard_handle(xsdt_hdl *h, const char *call, Body &&body) noexcept {
+  return guarded(body, [&](const char *why) {
+    return fail(h, XSDT_ERR_INTERNAL, "%s: %s", call, why);
+  });
+}
 
 // fail() with XSDT_ERR_BAD_STATE: `call` is not allowed in h's state.
 int bad_state(xsdt_hdl *h, const char *call);

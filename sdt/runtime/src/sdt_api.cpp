@@ -8,7 +8,7 @@
 // Before patch.h, which uses SiteEncoding without declaring it.
 #include "xsdt/arch_port.h"
 
-#include "errors.h"
+#include "api_guard.h"
 #include "patch.h"
 #include "sdt_enable.h"
 
@@ -17,46 +17,36 @@
 extern "C" {
 
 int xsdt_sdt_list(xsdt_sdt_probe_visitor visit, void *user, xsdt_error *err) {
-  try {
+  return xsdt::rt::guard_error(err, "xsdt_sdt_list", [&] {
     return xsdt::rt::sdt_list(visit, user, err);
-  } catch (...) {
-    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
-  }
+  });
 }
 
 int xsdt_sdt_list_sites(xsdt_sdt_site_visitor visit, void *user,
                         xsdt_error *err) {
-  try {
+  return xsdt::rt::guard_error(err, "xsdt_sdt_list_sites", [&] {
     return xsdt::rt::sdt_list_sites(visit, user, err);
-  } catch (...) {
-    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
-  }
+  });
 }
 
 int xsdt_sdt_list_invalid(xsdt_sdt_invalid_visitor visit, void *user,
                           xsdt_error *err) {
-  try {
+  return xsdt::rt::guard_error(err, "xsdt_sdt_list_invalid", [&] {
     return xsdt::rt::sdt_list_invalid(visit, user, err);
-  } catch (...) {
-    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
-  }
+  });
 }
 
 int xsdt_sdt_enable(const char *pattern, xsdt_mode mode,
                     xsdt_sdt_handler handler, void *user, xsdt_error *err) {
-  try {
+  return xsdt::rt::guard_error(err, "xsdt_sdt_enable", [&] {
     return xsdt::rt::sdt_enable(pattern, mode, handler, user, err);
-  } catch (...) {
-    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
-  }
+  });
 }
 
 int xsdt_sdt_disable(const char *pattern, xsdt_error *err) {
-  try {
+  return xsdt::rt::guard_error(err, "xsdt_sdt_disable", [&] {
     return xsdt::rt::sdt_disable(pattern, err);
-  } catch (...) {
-    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
-  }
+  });
 }
 
 void xsdt_get_patch_stats(xsdt_patch_stats *out) {

@@ -5,7 +5,7 @@
 // how probes are enabled.
 #include "xsdt/runtime.h"
 
-#include "errors.h"
+#include "api_guard.h"
 #include "usdt.h"
 
 // ---- C entry points: no exception crosses into C ----------------------------
@@ -13,28 +13,21 @@
 extern "C" {
 
 int xsdt_list(xsdt_probe_visitor visit, void *user, xsdt_error *err) {
-  try {
-    return xsdt::rt::usdt_list(visit, user, err);
-  } catch (...) {
-    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
-  }
+  return xsdt::rt::guard_error(
+      err, "xsdt_list", [&] { return xsdt::rt::usdt_list(visit, user, err); });
 }
 
 int xsdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
                 xsdt_error *err) {
-  try {
+  return xsdt::rt::guard_error(err, "xsdt_enable", [&] {
     return xsdt::rt::usdt_enable(pattern, handler, user, err);
-  } catch (...) {
-    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
-  }
+  });
 }
 
 int xsdt_disable(const char *pattern, xsdt_error *err) {
-  try {
+  return xsdt::rt::guard_error(err, "xsdt_disable", [&] {
     return xsdt::rt::usdt_disable(pattern, err);
-  } catch (...) {
-    return xsdt::rt::fail(err, XSDT_ERR_INTERNAL, "out of memory");
-  }
+  });
 }
 
 } // extern "C"

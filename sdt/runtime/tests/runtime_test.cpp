@@ -12,6 +12,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -86,6 +87,21 @@ std::string site_text(const unsigned char *site) {
     text += byte;
   }
   return text;
+}
+
+// An exception from the caller's visitor stops at the C API's edge as
+// XSDT_ERR_INTERNAL with its reason, and leaves the runtime's lock free.
+TEST(Runtime, ExceptionFromAVisitorIsReported) {
+  xsdt_error err{};
+  EXPECT_EQ(
+      xsdt_list([](const xsdt_probe_info *,
+                   void *) { throw std::runtime_error("visitor failed"); },
+                nullptr, &err),
+      -1);
+  EXPECT_EQ(err.code, XSDT_ERR_INTERNAL);
+  EXPECT_STREQ(err.message, "xsdt_list: visitor failed");
+  EXPECT_GT(xsdt_list([](const xsdt_probe_info *, void *) {}, nullptr, &err), 0)
+      << err.message;
 }
 
 TEST(Runtime, ListsOwnProbes) {

@@ -19,6 +19,8 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -497,6 +499,30 @@ TEST_P(ModeTest, NestedProbeInHandler) {
 
 // ---- Patterns, modes and errors
 // ---------------------------------------------------
+
+// A visitor is the caller's code: an exception it throws stops at the C
+// API's edge as XSDT_ERR_INTERNAL with its reason, and the runtime's lock
+// is free again afterwards (the next call works).
+TEST(SdtRuntime, ExceptionFromAVisitorIsReported) {
+  xsdt_error err{};
+  EXPECT_EQ(
+      xsdt_sdt_list([](const xsdt_sdt_probe_info *,
+                       void *) { throw std::runtime_error("visitor failed"); },
+                    nullptr, &err),
+      -1);
+  EXPECT_EQ(err.code, XSDT_ERR_INTERNAL);
+  EXPECT_STREQ(err.message, "xsdt_sdt_list: visitor failed");
+  EXPECT_EQ(xsdt_sdt_list_sites([](const xsdt_sdt_site_info *,
+                                   void *) { throw std::bad_alloc(); },
+                                nullptr, &err),
+            -1);
+  EXPECT_EQ(err.code, XSDT_ERR_INTERNAL);
+  EXPECT_STREQ(err.message, "xsdt_sdt_list_sites: out of memory");
+  EXPECT_GT(
+      xsdt_sdt_list([](const xsdt_sdt_probe_info *, void *) {}, nullptr, &err),
+      0)
+      << err.message;
+}
 
 TEST(SdtRuntime, Patterns) {
   std::atomic<long> hits{0};
