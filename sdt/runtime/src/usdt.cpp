@@ -275,8 +275,13 @@ std::string probe_name(const SiteRecord &r) {
 // ---- The API bodies (usdt.h) --------------------------------------------
 
 int usdt_list(xsdt_probe_visitor visit, void *user, xsdt_error *err) {
-  std::lock_guard<std::mutex> guard(api_lock());
-  std::vector<ProbeSite> sites = discover_probes();
+  // The visitors run without the lock, as the SDT part's do, so that a
+  // visitor may enable and disable probes.
+  std::vector<ProbeSite> sites;
+  {
+    std::lock_guard<std::mutex> guard(api_lock());
+    sites = discover_probes();
+  }
   clear(err);
   for (const ProbeSite &s : sites) {
     if (!visit)

@@ -112,6 +112,31 @@ TEST(Runtime, ListsOwnProbes) {
   EXPECT_EQ(f.argc, 6);
 }
 
+// A visitor may enable and disable: xsdt_list does not hold the runtime's
+// lock while it calls visitors (before, this deadlocked).
+TEST(Runtime, VisitorMayEnableAndDisable) {
+  struct Calls {
+    int enabled = 0, disabled = 0;
+  } calls;
+  xsdt_error err;
+  ASSERT_GT(xsdt_list(
+                [](const xsdt_probe_info *probe, void *user) {
+                  if (std::strcmp(probe->provider, "rtunit") != 0 ||
+                      std::strcmp(probe->name, "simple") != 0)
+                    return;
+                  auto *c = static_cast<Calls *>(user);
+                  xsdt_error inner;
+                  c->enabled += xsdt_enable("rtunit:simple", record, nullptr,
+                                            &inner) == 1;
+                  c->disabled += xsdt_disable("rtunit:simple", &inner) == 1;
+                },
+                &calls, &err),
+            0)
+      << err.message;
+  EXPECT_GE(calls.enabled, 1);
+  EXPECT_EQ(calls.enabled, calls.disabled);
+}
+
 TEST(Runtime, EnableHitDecodeDisable) {
   Hits h;
   xsdt_error err;
