@@ -192,6 +192,11 @@ private:
         name += text[i];
       }
     }
+    // No file name holds a NUL, so cpp wrote no such marker; taking it
+    // would also cut every later diagnostic at the NUL (what() is a C
+    // string) and lose its message. The line is skipped like any other.
+    if (name.find('\0') != std::string::npos)
+      return std::nullopt;
     return std::pair{static_cast<int>(number), std::optional{name}};
   }
 
