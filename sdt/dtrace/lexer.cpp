@@ -205,6 +205,10 @@ private:
     Location start = here();
     char quote = src_[pos_++];
     while (pos_ < src_.size() && src_[pos_] != '\n') {
+      // A NUL would end up in the diagnostics that quote the token, and
+      // what() (a C string) would stop there; no C literal holds one raw.
+      if (src_[pos_] == '\0')
+        throw SyntaxError(here(), "unexpected byte 0x00 in a literal");
       char c = src_[pos_++];
       if (c == '\\' && pos_ < src_.size() && src_[pos_] != '\n')
         ++pos_;
