@@ -175,6 +175,10 @@ bool evaluate(const CompiledArg &arg, const RegisterFile &regs,
     return false;
   if (arg.base_reg >= kRegisterFileSize || arg.index_reg >= kRegisterFileSize)
     return false;
+  // Shifting a register by 64 or more is undefined; compile_arg never
+  // makes such an offset, but the table may come from elsewhere.
+  if (arg.base_bit_offset >= 64)
+    return false;
   std::uint64_t raw = 0;
   switch (arg.kind) {
   case CompiledKind::Immediate:
