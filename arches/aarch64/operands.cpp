@@ -45,8 +45,9 @@ void parse_symbol(Lexer &lx, ArgLocation &loc) {
   mark_symbolic(loc, "needs symbol resolution");
 }
 
-// `, lsl #2` / `, sxtw` after an index register.
-int parse_extend(Lexer &lx) {
+// `, lsl #2` / `, sxtw` after an index register. sign_extend: `sxtw`,
+// whose 32-bit index counts negative when its top bit is set.
+int parse_extend(Lexer &lx, bool &sign_extend) {
   lx.skip_spaces();
   if (!lx.eat(','))
     return 1;
@@ -56,6 +57,7 @@ int parse_extend(Lexer &lx) {
   if (op != "lsl" && op != "uxtw" && op != "sxtw" && op != "sxtx" &&
       op != "uxtx")
     fail("expected lsl, uxtw, sxtw, uxtx or sxtx", op, at);
+  sign_extend = op == "sxtw";
   lx.skip_spaces();
   if (!lx.eat('#'))
     return 1;
@@ -94,7 +96,9 @@ void parse_memory(Lexer &lx, Arch arch, ArgLocation &loc) {
       if (auto index = lookup_register(arch, word)) {
         if (index->cls != RegisterClass::General || index->dwarf == 31)
           fail("an index register is an x or w register", word, index_at);
-        set_index(loc, *index, parse_extend(lx));
+        bool sign_extend = false;
+        set_index(loc, *index, parse_extend(lx, sign_extend));
+        loc.index_signed = sign_extend;
       } else {
         lx.reset(mark);
         parse_symbol(lx, loc);

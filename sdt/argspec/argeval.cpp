@@ -129,6 +129,7 @@ Parsed<CompiledArg> compile_arg(const ArgLocation &loc, Arch arch) {
                                "register " + r.name + " cannot be an index");
         c.index_reg = static_cast<std::int16_t>(r.dwarf);
         c.index_bit_width = static_cast<std::uint8_t>(r.bit_width);
+        c.index_signed = loc.index_signed;
         c.scale = static_cast<std::uint8_t>(loc.scale);
         if (narrow_address && r.bit_width == 32)
           c.address32 = true;
@@ -174,6 +175,10 @@ bool evaluate(const CompiledArg &arg, const RegisterFile &regs,
     return false;
   if (arg.base_reg >= kRegisterFileSize || arg.index_reg >= kRegisterFileSize)
     return false;
+  // Shifting a register by 64 or more is undefined; compile_arg never
+  // makes such an offset, but the table may come from elsewhere.
+  if (arg.base_bit_offset >= 64)
+    return false;
   std::uint64_t raw = 0;
   switch (arg.kind) {
   case CompiledKind::Immediate:
@@ -190,9 +195,18 @@ bool evaluate(const CompiledArg &arg, const RegisterFile &regs,
     std::uint64_t addr = register_field(regs, arg.base_reg, arg.base_bit_offset,
                                         arg.base_bit_width) +
                          static_cast<std::uint64_t>(arg.displacement);
-    if (arg.index_reg >= 0)
-      addr += register_field(regs, arg.index_reg, 0, arg.index_bit_width) *
-              arg.scale;
+    if (arg.index_reg >= 0) {
+      std::uint64_t index =
+          register_field(regs, arg.index_reg, 0, arg.index_bit_width);
+      // `[x1, w2, sxtw #2]`: a negative w2 moves the address down.
+      if (arg.index_signed && arg.index_bit_width > 0 &&
+          arg.index_bit_width < 64) {
+        const std::uint64_t sign = std::uint64_t{1}
+                                   << (arg.index_bit_width - 1);
+        index = (index ^ sign) - sign;
+      }
+      addr += index * arg.scale;
+    }
     if (arg.address32)
       addr &= 0xffffffffu;
     if (!read.read)

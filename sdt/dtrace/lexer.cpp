@@ -192,6 +192,11 @@ private:
         name += text[i];
       }
     }
+    // No file name holds a NUL, so cpp wrote no such marker; taking it
+    // would also cut every later diagnostic at the NUL (what() is a C
+    // string) and lose its message. The line is skipped like any other.
+    if (name.find('\0') != std::string::npos)
+      return std::nullopt;
     return std::pair{static_cast<int>(number), std::optional{name}};
   }
 
@@ -200,6 +205,10 @@ private:
     Location start = here();
     char quote = src_[pos_++];
     while (pos_ < src_.size() && src_[pos_] != '\n') {
+      // A NUL would end up in the diagnostics that quote the token, and
+      // what() (a C string) would stop there; no C literal holds one raw.
+      if (src_[pos_] == '\0')
+        throw SyntaxError(here(), "unexpected byte 0x00 in a literal");
       char c = src_[pos_++];
       if (c == '\\' && pos_ < src_.size() && src_[pos_] != '\n')
         ++pos_;

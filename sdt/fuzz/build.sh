@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Configures and builds the fuzzers with clang into their own build directory
 # (kept between runs, so an unchanged tree rebuilds in about a second), then
-# writes the binary note seeds from the text descriptions (make_seeds.py)
-# and the ELF seeds from those (elf_seeds, built with the fuzzers).
+# writes the binary note seeds from the text descriptions (make_seeds.py),
+# the ELF seeds from those (elf_seeds, built with the fuzzers) and the
+# SDT(9) record seeds (make_sdt_seeds.py).
 #   build.sh SOURCE_ROOT FUZZ_BUILD_DIR CLANGXX PYTHON SEED_DIR
 set -euo pipefail
 root=$1 build=$2 cxx=$3 python=$4 seeds=$5
@@ -31,3 +32,4 @@ cmake --build "$build" -j "$(nproc)"
 rm -rf "$seeds"
 "$python" "$here/make_seeds.py" "$here/corpus/notes" "$seeds"
 "$build/elf_seeds" "$seeds/notes" "$seeds/elf"
+"$python" "$here/make_sdt_seeds.py" "$seeds/sdt_records"

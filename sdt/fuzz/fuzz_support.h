@@ -4,6 +4,7 @@
 
 #include "checks.h"
 #include "elf_image.h"
+#include "fuzz_require.h"
 #include "notes.h"
 
 #include <sys/mman.h>
@@ -15,17 +16,6 @@
 #include <string>
 
 namespace xsdt::fuzz {
-
-// A property the code under test promises was broken. abort() rather than
-// an exception, so libFuzzer reports it as a crash and keeps the input.
-#define XSDT_FUZZ_REQUIRE(cond)                                                \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      std::fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, \
-                   #cond);                                                     \
-      std::abort();                                                            \
-    }                                                                          \
-  } while (0)
 
 // ElfImage::load only takes a path; one memfd, rewritten for every input and
 // opened through /proc/self/fd, hands it the bytes without touching the

@@ -86,6 +86,24 @@ TEST(Evaluate, AArch64Memory) {
   EXPECT_EQ(eval("4@[x29, -8]", kA64, r, &m).bits, 0xfffe1dc0u);
 }
 
+// sxtw sign-extends a w index, uxtw zero-extends it (found by
+// fuzz_argeval: the evaluator used to zero-extend both).
+TEST(Evaluate, AArch64IndexExtends) {
+  FakeMemory m;
+  m.base = 0x4000;
+  m.bytes.assign(64, 0);
+  std::int32_t v = -7;
+  m.put(0x4000 + 8, &v, 4);
+  RegisterFile r = zero_regs();
+  r.regs[1] = 0x4000 + 16;
+  r.regs[2] = 0xfffffffe; // w2 = -2
+  EXPECT_EQ(eval("-4@[x1, w2, sxtw #2]", kA64, r, &m).bits, u64(-7));
+  EXPECT_EQ(m.last_addr, 0x4000u + 8);
+  r.regs[1] = 0x4000 + 8 - 4 * 0xfffffffeull;
+  EXPECT_EQ(eval("-4@[x1, w2, uxtw #2]", kA64, r, &m).bits, u64(-7));
+  EXPECT_EQ(m.last_addr, 0x4000u + 8);
+}
+
 TEST(Evaluate, WorksOnCorpusStyleSpec) {
   RegisterFile r = zero_regs();
   r.regs[0] = 7;

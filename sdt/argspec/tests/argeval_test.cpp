@@ -353,6 +353,14 @@ TEST(Evaluate, MalformedCompiledArgFails) {
   EXPECT_FALSE(evaluate(c, r, MemoryReader{}, &out));
   c.base_reg = -1;
   EXPECT_FALSE(evaluate(c, r, MemoryReader{}, &out));
+  // A bit offset past the register: shifting by it is undefined (found by
+  // fuzz_argeval; compile_arg never makes one).
+  c.base_reg = 0;
+  c.base_bit_offset = 64;
+  EXPECT_FALSE(evaluate(c, r, MemoryReader{}, &out));
+  c.kind = CompiledKind::Memory;
+  c.base_bit_offset = 120;
+  EXPECT_FALSE(evaluate(c, r, MemoryReader{}, &out));
 }
 
 TEST(Evaluate, WorksOnSpecsAsXsdtEmitsThem) {

@@ -316,6 +316,27 @@ TEST(Parser, LineMarkerFileNamesAreUnescaped) {
   EXPECT_EQ(to_string(f.providers.at(0).loc), "dir\\with \"quote\".d:7:10");
 }
 
+// A NUL in the name (\000) is no file name: the marker is ignored, so the
+// diagnostic keeps its message (found by fuzz_provider). A raw NUL there is
+// an error, as in any literal.
+TEST(Parser, LineMarkerWithNulInTheNameIsIgnored) {
+  EXPECT_EQ(parse_error("# 7 \"a\\000b.d\"\n"
+                        "provider p { probe a int); };\n"),
+            "test.d:2:22: error: expected '(' after probe name 'a'");
+  EXPECT_EQ(parse_error(std::string("# 7 \"a\0b.d\"\n"
+                                    "provider p { probe a int); };\n",
+                                    42)),
+            "test.d:1:7: error: unexpected byte 0x00 in a literal");
+}
+
+// A raw NUL inside a literal is an error of its own, not a byte that
+// later cuts a diagnostic quoting the literal short (found by
+// fuzz_provider).
+TEST(Parser, NulInALiteralIsAnError) {
+  EXPECT_EQ(parse_error(std::string("\"a\0b\"\nprovider p {};\n", 21)),
+            "test.d:1:3: error: unexpected byte 0x00 in a literal");
+}
+
 TEST(Parser, ErrorAfterLineMarkerNamesTheOriginalFile) {
   EXPECT_EQ(parse_error("# 1 \"tmp.i\"\n"
                         "# 12 \"orig.d\"\n"

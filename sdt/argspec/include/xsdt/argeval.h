@@ -38,6 +38,7 @@ struct CompiledArg {
   // Memory: optional index register times scale, plus displacement.
   std::int16_t index_reg = -1;
   std::uint8_t index_bit_width = 64;
+  bool index_signed = false; // sign-extended from its width (aarch64 sxtw)
   std::uint8_t scale = 0;
   // Memory: the address wraps at 32 bits (i386, or an x86-64 operand that
   // names 32-bit registers, i.e. an address-size override).

@@ -91,6 +91,9 @@ struct ArgLocation {
   std::int64_t displacement = 0;
   bool has_displacement = false; // `(a0)` and `[x1]` have none
   int scale = 0;                 // 0 when there is no index register
+  // The index is sign-extended from its width before scaling (aarch64's
+  // `sxtw`); otherwise a narrow index is zero-extended.
+  bool index_signed = false;
   std::int64_t immediate = 0;
 
   // Spelling details that decide portability.

@@ -1,0 +1,2 @@
+# 7 "a\000b.d"
+provider p { probe a int); };

@@ -1,0 +1,6 @@
+# 12 "orig.d"
+provider p {
+#line 40 "other\\.d"
+  probe a(void);
+  probe b();
+}

@@ -1,0 +1,2 @@
+provider p { probe x(struct { int a; } s) }
+/* open
