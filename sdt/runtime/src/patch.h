@@ -63,9 +63,6 @@ struct PatchFailure {
 // failure says what went wrong. Call with api_lock() held.
 bool apply_code_writes(std::vector<CodeWrite> writes, PatchFailure *failure);
 
-// The counters behind xsdt_get_patch_stats().
-void read_patch_stats(xsdt_patch_stats *out);
-
 } // namespace xsdt::rt
 
 #endif // XSDT_RUNTIME_PATCH_H

@@ -361,7 +361,14 @@ bool apply_code_writes(std::vector<CodeWrite> writes, PatchFailure *failure) {
   return ok;
 }
 
-void read_patch_stats(xsdt_patch_stats *out) {
+} // namespace xsdt::rt
+
+// The patcher's counters, read here so that a program that only uses USDT
+// probes can read them without pulling in the SDT part.
+extern "C" void xsdt_get_patch_stats(xsdt_patch_stats *out) {
+  if (!out)
+    return;
+  using xsdt::rt::g_patch_counters;
   out->sites_written =
       g_patch_counters.sites_written.load(std::memory_order_relaxed);
   out->mprotect_calls =
@@ -371,5 +378,3 @@ void read_patch_stats(xsdt_patch_stats *out) {
   out->serializations =
       g_patch_counters.serializations.load(std::memory_order_relaxed);
 }
-
-} // namespace xsdt::rt

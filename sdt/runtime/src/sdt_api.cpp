@@ -1,15 +1,11 @@
 // libxsdt, SDT(9) part: the C glue of <xsdt/sdt-runtime.h>. Each function
 // calls its body in sdt_enable.cpp and stops any exception there, so that
 // none crosses into C. A file of its own so that the guards sit in one
-// place, apart from the logic they guard, and xsdt_get_patch_stats with
-// the other C functions of that header.
+// place, apart from the logic they guard. (xsdt_get_patch_stats is the
+// patcher's, so that reading the counters does not pull the SDT part in.)
 #include "xsdt/sdt-runtime.h"
 
-// Before patch.h, which uses SiteEncoding without declaring it.
-#include "xsdt/arch_port.h"
-
 #include "api_guard.h"
-#include "patch.h"
 #include "sdt_enable.h"
 
 // ---- C entry points: no exception crosses into C ---------------------------
@@ -47,11 +43,6 @@ int xsdt_sdt_disable(const char *pattern, xsdt_error *err) {
   return xsdt::rt::guard_error(err, "xsdt_sdt_disable", [&] {
     return xsdt::rt::sdt_disable(pattern, err);
   });
-}
-
-void xsdt_get_patch_stats(xsdt_patch_stats *out) {
-  if (out)
-    xsdt::rt::read_patch_stats(out);
 }
 
 } // extern "C"
