@@ -313,6 +313,20 @@ xsdt_workstatus work_impl(xsdt_hdl *h, xsdt_consume_f *consume, void *arg) {
                       h->drop_arg);
     h->unbuffered_drops_reported = unbuffered;
   }
+  // A program that replaced libxsdt's trap handler takes the trap-mode
+  // hits (and, on some arches, the traps of jump writes): say so here,
+  // where a consumer looks every period, rather than lose them silently.
+  if (!stopped && std::any_of(h->probes.begin(), h->probes.end(),
+                              [](const std::unique_ptr<ProbeEntry> &p) {
+                                return p->desc.mode == XSDT_MODE_TRAP;
+                              })) {
+    xsdt_error trap_err{};
+    if (xsdt_check_trap_handler(&trap_err) != 0) {
+      fail(h, trap_err.code, "xsdt_work: trap-mode hits are lost: %s",
+           trap_err.message);
+      return XSDT_WORKSTATUS_ERROR;
+    }
+  }
   if (aborted || !stopped)
     return XSDT_WORKSTATUS_OKAY;
   return XSDT_WORKSTATUS_DONE;

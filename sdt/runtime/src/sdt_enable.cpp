@@ -266,6 +266,10 @@ int sdt_disable(const char *pattern, xsdt_error *err) {
       if (t.probe->mode == XSDT_MODE_JUMP &&
           isa::jump_needs_trap_first(*t.site.encoding))
         skips.push_back(TrapEntry{t.site.site, t.site.site + size});
+  // Those traps need libxsdt's handler: a program that replaced it would
+  // get them instead.
+  if (!skips.empty() && check_trap_handler(err) != 0)
+    return -1;
   std::vector<std::uintptr_t> skip_sites;
   for (const TrapEntry &e : skips)
     skip_sites.push_back(e.site);

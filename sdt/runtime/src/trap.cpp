@@ -6,9 +6,10 @@
 // the handler to be installed before it writes its first trap.
 #include "trap.h"
 
-#include "errors.h"
+#include "api_guard.h"
 #include "isa.h"
 #include "machdep.h"
+#include "patch.h"
 #include "safe_read.h"
 
 #include <atomic>
@@ -16,6 +17,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 
 namespace xsdt::rt {
 namespace {
@@ -23,12 +25,20 @@ namespace {
 // The dispositions the trap handler replaced: of the trap signal, and of
 // the race signal where the arch has one (isa::trap_race_signal()).
 struct sigaction g_previous[2];
+// What foreign traps go to: g_previous, or what the program set later with
+// xsdt_set_trap_forward(). A pointer swapped whole, so that a handler
+// running on another thread never reads a half-written record; the records
+// it replaces are kept (a program sets this once or twice).
+std::atomic<const struct sigaction *> g_forward_to[2] = {&g_previous[0],
+                                                         &g_previous[1]};
 std::atomic<bool> g_installed{false};
 // The SDT part's trap lookup (trap.h), null until it first enables.
 std::atomic<SdtTrapHook> g_sdt_trap_hook{nullptr};
 
 void forward(int sig, siginfo_t *si, void *uc) {
-  const struct sigaction &prev = g_previous[sig == isa::trap_signal() ? 0 : 1];
+  const struct sigaction &prev =
+      *g_forward_to[sig == isa::trap_signal() ? 0 : 1].load(
+          std::memory_order_acquire);
   if (prev.sa_flags & SA_SIGINFO) {
     if (prev.sa_sigaction) {
       prev.sa_sigaction(sig, si, uc);
@@ -59,7 +69,8 @@ void on_sigtrap(int sig, siginfo_t *si, void *uc) {
     machdep::set_context_pc(uc, usdt_resume);
   } else if (SdtTrapHook hook = g_sdt_trap_hook.load(std::memory_order_acquire);
              std::uintptr_t resume = hook ? hook(site) : 0) {
-    // An SDT site: trap mode, or a jump being written (see sdt_fire.cpp and sdt_traps.cpp).
+    // An SDT site: trap mode, or a jump being written (see sdt_fire.cpp and
+    // sdt_traps.cpp).
     machdep::set_context_pc(uc, resume);
   } else if (usdt_trapped_before(site)) {
     // A USDT trap, removed by a disable between the hit and this lookup:
@@ -78,7 +89,7 @@ void on_sigtrap(int sig, siginfo_t *si, void *uc) {
 
 int install_sigtrap_handler(xsdt_error *err) {
   if (g_installed.load())
-    return 0;
+    return check_trap_handler(err);
   choose_read_mode();
   struct sigaction sa;
   std::memset(&sa, 0, sizeof sa);
@@ -104,8 +115,80 @@ int install_sigtrap_handler(xsdt_error *err) {
   return 0;
 }
 
+int check_trap_handler(xsdt_error *err) {
+  if (!g_installed.load())
+    return 0;
+  const int signals[2] = {isa::trap_signal(), isa::trap_race_signal()};
+  for (int signal : signals) {
+    if (!signal)
+      continue;
+    struct sigaction now;
+    if (sigaction(signal, nullptr, &now) != 0)
+      return fail(err, XSDT_ERR_SIGNAL, "sigaction(%s): %s",
+                  sigabbrev_np(signal), std::strerror(errno));
+    if (!(now.sa_flags & SA_SIGINFO) || now.sa_sigaction != on_sigtrap)
+      return fail(err, XSDT_ERR_SIGNAL,
+                  "the SIG%s handler of libxsdt was replaced after it was "
+                  "installed: probe traps would reach the new handler; "
+                  "install it with xsdt_set_trap_forward() instead",
+                  sigabbrev_np(signal));
+  }
+  return 0;
+}
+
 void set_sdt_trap_hook(SdtTrapHook hook) {
   g_sdt_trap_hook.store(hook, std::memory_order_release);
 }
 
+// xsdt_set_trap_forward's body (may throw std::bad_alloc).
+int set_trap_forward(int signo, const struct sigaction *act,
+                     struct sigaction *old, xsdt_error *err) {
+  std::lock_guard<std::mutex> guard(api_lock());
+  const int signals[2] = {isa::trap_signal(), isa::trap_race_signal()};
+  const int which = signo == signals[0]            ? 0
+                    : signo && signo == signals[1] ? 1
+                                                   : -1;
+  if (which < 0)
+    return fail(err, XSDT_ERR_SIGNAL,
+                "signal %d is not one that libxsdt handles", signo);
+  if (!g_installed.load()) {
+    // Nothing to forward to yet: the program's own disposition.
+    if (sigaction(signo, act, old) != 0)
+      return fail(err, XSDT_ERR_SIGNAL, "sigaction(%s): %s",
+                  sigabbrev_np(signo), std::strerror(errno));
+    clear(err);
+    return 0;
+  }
+  const struct sigaction *now =
+      g_forward_to[which].load(std::memory_order_acquire);
+  if (old)
+    *old = *now;
+  if (act)
+    g_forward_to[which].store(new struct sigaction(*act),
+                              std::memory_order_release);
+  clear(err);
+  return 0;
+}
+
 } // namespace xsdt::rt
+
+// ---- C entry points --------------------------------------------------------
+
+extern "C" {
+
+int xsdt_set_trap_forward(int signo, const struct sigaction *act,
+                          struct sigaction *old, xsdt_error *err) {
+  return xsdt::rt::guard_error(err, "xsdt_set_trap_forward", [&] {
+    return xsdt::rt::set_trap_forward(signo, act, old, err);
+  });
+}
+
+int xsdt_check_trap_handler(xsdt_error *err) {
+  std::lock_guard<std::mutex> guard(xsdt::rt::api_lock());
+  if (xsdt::rt::check_trap_handler(err) != 0)
+    return -1;
+  xsdt::rt::clear(err);
+  return 0;
+}
+
+} // extern "C"

@@ -18,6 +18,11 @@ namespace xsdt::rt {
 // with api_lock() held.
 int install_sigtrap_handler(xsdt_error *err);
 
+// Whether the installed handler of every trap signal is still ours (or
+// none is installed yet): 0, or -1 with XSDT_ERR_SIGNAL naming the signal
+// whose handler the program replaced. Call before writing a trap.
+int check_trap_handler(xsdt_error *err);
+
 // The SDT part's share of the trap handler: given the site a trap maps
 // to, returns the pc to resume at, or 0 when the trap is not an SDT site's.
 // Runs in signal context: lock-free, no allocation. Installed once, by the

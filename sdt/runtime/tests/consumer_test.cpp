@@ -208,8 +208,8 @@ TEST(Consumer, AliasedFunctionHasItsGlobalName) {
   ASSERT_EQ(s.by_id.size(), 2u);
   for (const auto &[id, d] : s.by_id) {
     EXPECT_STREQ(d->function, "consumer_test_aliased") << id;
-    EXPECT_EQ(d->kind, d->name == std::string("sdt") ? XSDT_PROBE_SDT
-                                                     : XSDT_PROBE_USDT)
+    EXPECT_EQ(d->kind,
+              d->name == std::string("sdt") ? XSDT_PROBE_SDT : XSDT_PROBE_USDT)
         << id;
   }
   EXPECT_EQ(xsdt_stop(t.h), 0) << t.message();
@@ -635,6 +635,33 @@ TEST(Consumer, NothingAfterStop) {
 std::atomic<int> g_signal_pings{0};
 void fire_ping_from_signal(int) {
   consumer_test_ping(-1, g_signal_pings.fetch_add(1) + 1);
+}
+
+// A program that replaces libxsdt's SIGTRAP handler while a session has
+// trap-mode probes: xsdt_work says the hits are lost instead of going quiet.
+// (The site is not fired while the program's handler is in place: the
+// trap would be the program's.)
+void ignore_trap(int) {}
+
+TEST(Consumer, ReplacedTrapHandlerIsReportedByWork) {
+  Handle t;
+  ASSERT_EQ(xsdt_enable_probes(t.h, "ctusdt:::ping", XSDT_MODE_TRAP), 1);
+  ASSERT_EQ(xsdt_go(t.h), 0) << t.message();
+  ASSERT_EQ(xsdt_work(t.h, nullptr, nullptr), XSDT_WORKSTATUS_OKAY)
+      << t.message();
+  struct sigaction mine {
+  }, libxsdt{};
+  mine.sa_handler = ignore_trap;
+  sigemptyset(&mine.sa_mask);
+  ASSERT_EQ(sigaction(SIGTRAP, &mine, &libxsdt), 0);
+  EXPECT_EQ(xsdt_work(t.h, nullptr, nullptr), XSDT_WORKSTATUS_ERROR);
+  EXPECT_EQ(xsdt_errno(t.h), XSDT_ERR_SIGNAL);
+  EXPECT_NE(std::string(t.message()).find("hits are lost"), std::string::npos)
+      << t.message();
+  ASSERT_EQ(sigaction(SIGTRAP, &libxsdt, nullptr), 0);
+  EXPECT_EQ(xsdt_work(t.h, nullptr, nullptr), XSDT_WORKSTATUS_OKAY)
+      << t.message();
+  EXPECT_EQ(xsdt_stop(t.h), 0) << t.message();
 }
 
 TEST(Consumer, NestedSignalHitsAreRecordedOrCounted) {

@@ -12,6 +12,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <signal.h>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -236,3 +237,58 @@ TEST(Runtime, ForeignTrapReachesPreviousHandler) {
 }
 
 } // namespace
+
+// ---- The trap signal's contract (runtime.h) --------------------------------
+
+namespace {
+std::atomic<int> g_forwarded{0};
+void count_forwarded(int, siginfo_t *, void *) { g_forwarded.fetch_add(1); }
+} // namespace
+
+// A program that replaces libxsdt's SIGTRAP handler after the first enable
+// is told so, and nothing is written while it is; through
+// xsdt_set_trap_forward() it gets the traps that are not a probe's.
+TEST(Runtime, TrapHandlerReplacedIsDetected) {
+  Hits h;
+  xsdt_error err;
+  ASSERT_EQ(xsdt_enable("rtunit:simple", record, &h, &err), 1) << err.message;
+  ASSERT_EQ(xsdt_disable("rtunit:simple", &err), 1) << err.message;
+  ASSERT_EQ(xsdt_check_trap_handler(&err), 0) << err.message;
+
+  struct sigaction mine, libxsdt;
+  std::memset(&mine, 0, sizeof mine);
+  mine.sa_sigaction = count_forwarded;
+  mine.sa_flags = SA_SIGINFO;
+  sigemptyset(&mine.sa_mask);
+  ASSERT_EQ(sigaction(SIGTRAP, &mine, &libxsdt), 0);
+  EXPECT_EQ(xsdt_check_trap_handler(&err), -1);
+  EXPECT_EQ(err.code, XSDT_ERR_SIGNAL);
+  EXPECT_NE(std::strstr(err.message, "replaced"), nullptr) << err.message;
+  const std::uintptr_t pc = site_of("rtunit:simple");
+  unsigned char before[XSDT_TEST_SITE_SIZE];
+  std::memcpy(before, reinterpret_cast<const void *>(pc), sizeof before);
+  EXPECT_EQ(xsdt_enable("rtunit:simple", record, &h, &err), -1);
+  EXPECT_EQ(err.code, XSDT_ERR_SIGNAL);
+  EXPECT_EQ(
+      std::memcmp(before, reinterpret_cast<const void *>(pc), sizeof before), 0)
+      << "a trap was written with the program's handler installed";
+
+  // The program gives its handler back, then asks to be forwarded to.
+  ASSERT_EQ(sigaction(SIGTRAP, &libxsdt, nullptr), 0);
+  EXPECT_EQ(xsdt_check_trap_handler(&err), 0) << err.message;
+  struct sigaction previous;
+  ASSERT_EQ(xsdt_set_trap_forward(SIGTRAP, &mine, &previous, &err), 0)
+      << err.message;
+  EXPECT_EQ(xsdt_check_trap_handler(&err), 0) << err.message;
+  const int forwarded = g_forwarded.load();
+  raise(SIGTRAP); // not a probe's trap: forwarded to the program
+  EXPECT_EQ(g_forwarded.load(), forwarded + 1);
+  ASSERT_EQ(xsdt_enable("rtunit:simple", record, &h, &err), 1) << err.message;
+  fire_simple(5);
+  EXPECT_EQ(h.count.load(), 1); // a probe's trap is libxsdt's
+  EXPECT_EQ(g_forwarded.load(), forwarded + 1);
+  ASSERT_EQ(xsdt_disable("rtunit:simple", &err), 1) << err.message;
+  EXPECT_EQ(xsdt_set_trap_forward(SIGTRAP, &previous, nullptr, &err), 0);
+  EXPECT_EQ(xsdt_set_trap_forward(SIGUSR1, &mine, nullptr, &err), -1);
+  EXPECT_EQ(err.code, XSDT_ERR_SIGNAL);
+}

@@ -97,6 +97,34 @@ int xsdt_disable(const char *pattern, xsdt_error *err);
 /* Human-readable name of a status code. */
 const char *xsdt_status_name(xsdt_status code);
 
+/* The trap signal (SIGTRAP; SIGILL for riscv64's race signal too) belongs
+ * to libxsdt once it writes its first trap: its handler runs the probes'
+ * handlers and forwards every trap that is not a probe's to the
+ * disposition it replaced. A program that handles the signal itself:
+ *  - installs its handler before the first enable (it is then forwarded
+ *    to), or afterwards through xsdt_set_trap_forward(), never with
+ *    sigaction() directly;
+ *  - if it replaces libxsdt's handler anyway, probe traps reach the
+ *    program's handler instead (hits are lost, and a trap at a site the
+ *    program does not know about is fatal). libxsdt detects it: every
+ *    enable, and every disable that writes a trap, then fails with
+ *    XSDT_ERR_SIGNAL before writing anything; xsdt_check_trap_handler()
+ *    says so at any time; a consumer's xsdt_work() reports it. */
+
+/* Sets what libxsdt forwards the traps that are not a probe's to, as
+ * sigaction(2) would set the disposition of signo (SIGTRAP, or the arch's
+ * race signal); old, if not null, receives the previous one. Before the
+ * first enable it is sigaction() itself. Returns 0, or -1 and fills err
+ * (XSDT_ERR_SIGNAL for a signal libxsdt does not handle). */
+struct sigaction; /* <signal.h>; declared here so that strict C99 works */
+int xsdt_set_trap_forward(int signo, const struct sigaction *act,
+                          struct sigaction *old, xsdt_error *err);
+
+/* 0 when libxsdt's trap handler is the one installed (or none is needed
+ * yet); -1 and XSDT_ERR_SIGNAL, naming the signal, when the program
+ * replaced it after libxsdt installed it. */
+int xsdt_check_trap_handler(xsdt_error *err);
+
 #ifdef __cplusplus
 }
 #endif
