@@ -8,6 +8,7 @@
 
 #include "isa.h"
 #include "machdep.h"
+#include "tsan.h"
 #include "xsdt/hex_text.h"
 
 #include <algorithm>
@@ -166,8 +167,9 @@ std::size_t atomic_word(std::uintptr_t begin, std::uintptr_t end) {
 // through the site fetches the old or the new instruction, never a mix.
 // The word's other bytes are stored as they are: only this thread writes
 // code (under api_lock()).
-void store_word(std::uintptr_t site, const unsigned char *bytes, std::size_t lo,
-                std::size_t hi, std::size_t word_size) {
+XSDT_STORES_TO_CODE void store_word(std::uintptr_t site,
+                                    const unsigned char *bytes, std::size_t lo,
+                                    std::size_t hi, std::size_t word_size) {
   const std::uintptr_t word = (site + lo) & ~(word_size - 1);
   unsigned char merged[4];
   std::memcpy(merged, reinterpret_cast<const void *>(word), word_size);
@@ -187,6 +189,14 @@ void store_word(std::uintptr_t site, const unsigned char *bytes, std::size_t lo,
     __atomic_store_n(reinterpret_cast<std::uint32_t *>(word), v,
                      __ATOMIC_RELEASE);
   }
+}
+
+// The bytes of w after its first `from`, behind a trap: nothing executes
+// them, so plain byte stores.
+XSDT_STORES_TO_CODE void store_tail(const CodeWrite &w, std::size_t from) {
+  auto *site = reinterpret_cast<unsigned char *>(w.addr);
+  for (std::size_t b = from; b < w.size; ++b)
+    __atomic_store_n(site + b, w.to[b], __ATOMIC_RELAXED);
 }
 
 bool verify(const CodeWrite &w, Stage stage, PatchFailure *failure) {
@@ -276,11 +286,7 @@ bool write_sites(const std::vector<CodeWrite> &writes,
     const CodeWrite &w = writes[i];
     if (!verify(w, Stage::kHead, failure))
       return false;
-    // Behind the trap nothing executes these bytes: plain byte stores.
-    auto *site = reinterpret_cast<unsigned char *>(w.addr);
-    const SiteEncoding &trap = encoding_of(w);
-    for (std::size_t b = trap.trap.size(); b < w.size; ++b)
-      __atomic_store_n(site + b, w.to[b], __ATOMIC_RELAXED);
+    store_tail(w, encoding_of(w).trap.size());
     stages[i] = Stage::kTail;
   }
   if (!serialize(failure))

@@ -24,6 +24,7 @@
 
 #include "errors.h"
 #include "sdt_probe.h"
+#include "tsan.h"
 #include "xsdt/sdt-runtime.h"
 
 #include <atomic>
@@ -42,16 +43,8 @@
 
 // ThreadSanitizer does not model fences (GCC's -Wtsan rejects
 // std::atomic_thread_fence, even in a branch never taken) nor membarrier,
-// so under TSan the protocol is written with seq_cst accesses instead; see
-// fire_in_slot. GCC says __SANITIZE_THREAD__, clang __has_feature.
-#if defined(__SANITIZE_THREAD__)
-#define XSDT_FIRE_TSAN_FORM 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define XSDT_FIRE_TSAN_FORM 1
-#endif
-#endif
-
+// so under TSan (XSDT_UNDER_TSAN) the protocol is written with seq_cst
+// accesses instead; see fire_in_slot.
 namespace xsdt::rt {
 namespace {
 
@@ -157,7 +150,7 @@ fire_in_slot(ThreadSlot *slot, xsdt_sdt_probe *probe, std::uint64_t a0,
     call_handler<__ATOMIC_ACQUIRE>(probe, a0, a1, a2, a3, a4, a5, a6);
     return;
   }
-#ifdef XSDT_FIRE_TSAN_FORM
+#ifdef XSDT_UNDER_TSAN
   slot->seq.store(seq + 1, std::memory_order_seq_cst);
 #else
   slot->seq.store(seq + 1, std::memory_order_relaxed);
@@ -175,7 +168,7 @@ fire_in_slot(ThreadSlot *slot, xsdt_sdt_probe *probe, std::uint64_t a0,
   // The odd counter must be visible before `runtime` is read again. With
   // membarrier the disabler forces that on every thread, so a compiler
   // barrier suffices here; otherwise this thread fences itself.
-#ifdef XSDT_FIRE_TSAN_FORM
+#ifdef XSDT_UNDER_TSAN
   // Under TSan: the store above and this load are seq_cst, as are the
   // disabler's clear of `runtime` and its first load of each counter
   // (wait_for_handlers). The four are in one total order in which each
@@ -246,7 +239,7 @@ void membarrier_or_die() {
 void wait_for_handlers() {
   // Either a thread's odd counter is visible below, or its reload of
   // `runtime` sees the null.
-#ifdef XSDT_FIRE_TSAN_FORM
+#ifdef XSDT_UNDER_TSAN
   // The seq_cst loads below do it (see fire_in_slot). membarrier still
   // runs, so that its calls (and their renewal after a fork) are tested.
   if (!g_fire_fences.load(std::memory_order_relaxed))
