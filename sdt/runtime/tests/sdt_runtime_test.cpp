@@ -682,14 +682,24 @@ struct StressPlan {
   std::chrono::microseconds worker_pause, enabled_window;
 };
 
+// The firing thread's index in stress(), for its handler.
+thread_local int t_stress_worker = -1;
+
 void stress(const StressPlan &plan) {
   struct Shared {
     std::atomic<long> hits{0};
     std::atomic<bool> stop{false};
+    // One plain counter per firing thread: its handler adds to it, the main
+    // thread reads and clears it after each disable. That is a data race
+    // unless every handler happens before disable returns, and each enable
+    // before the handlers it starts: what a ThreadSanitizer build checks.
+    std::vector<long> handled;
   } shared;
+  shared.handled.assign(static_cast<std::size_t>(plan.threads), 0);
   std::vector<std::thread> firing;
   for (int t = 0; t < plan.threads; ++t)
-    firing.emplace_back([&shared, &plan] {
+    firing.emplace_back([&shared, &plan, t] {
+      t_stress_worker = t;
       int i = 0;
       while (!shared.stop.load(std::memory_order_relaxed)) {
         fire_stress(i++);
@@ -703,9 +713,11 @@ void stress(const StressPlan &plan) {
                  void *user) {
     for (int spin = 0; spin < 200; ++spin)
       __asm__ volatile("" ::: "memory");
-    static_cast<Shared *>(user)->hits.fetch_add(1);
+    auto *shared = static_cast<Shared *>(user);
+    ++shared->handled[static_cast<std::size_t>(t_stress_worker)];
+    shared->hits.fetch_add(1);
   };
-  long late = 0, not_nop = 0, total = 0;
+  long late = 0, not_nop = 0, total = 0, handled = 0;
   for (int i = 0; i < plan.cycles; ++i) {
     const xsdt_mode mode =
         plan.alternate_modes && (i & 1) ? XSDT_MODE_TRAP : XSDT_MODE_JUMP;
@@ -716,6 +728,10 @@ void stress(const StressPlan &plan) {
     ASSERT_EQ(xsdt_sdt_disable("srt:::stress", &err), 1)
         << "cycle " << i << ": " << err.message;
     const long after = shared.hits.load();
+    for (long &count : shared.handled) {
+      handled += count;
+      count = 0;
+    }
     not_nop += !HoldsNop(s.site);
     for (int check = 0; check < 3; ++check) {
       std::this_thread::sleep_for(std::chrono::microseconds(20));
@@ -727,6 +743,7 @@ void stress(const StressPlan &plan) {
   for (std::thread &t : firing)
     t.join();
   EXPECT_EQ(late, 0) << "hits after disable returned";
+  EXPECT_EQ(handled, total) << "handler calls missing from the counters";
   EXPECT_EQ(not_nop, 0) << "sites not restored to the NOP";
   EXPECT_GT(total, 0) << "no hit at all: the test proves nothing";
 }
