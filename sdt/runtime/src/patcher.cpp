@@ -191,12 +191,13 @@ XSDT_STORES_TO_CODE void store_word(std::uintptr_t site,
   }
 }
 
-// The bytes of w after its first `from`, behind a trap: nothing executes
-// them, so plain byte stores.
-XSDT_STORES_TO_CODE void store_tail(const CodeWrite &w, std::size_t from) {
-  auto *site = reinterpret_cast<unsigned char *>(w.addr);
-  for (std::size_t b = from; b < w.size; ++b)
-    __atomic_store_n(site + b, w.to[b], __ATOMIC_RELAXED);
+// Bytes [from, size) of a site, behind a trap: nothing executes them, so
+// plain byte stores.
+XSDT_STORES_TO_CODE void store_tail(unsigned char *site,
+                                    const unsigned char *bytes,
+                                    std::size_t from, std::size_t size) {
+  for (std::size_t b = from; b < size; ++b)
+    __atomic_store_n(site + b, bytes[b], __ATOMIC_RELAXED);
 }
 
 bool verify(const CodeWrite &w, Stage stage, PatchFailure *failure) {
@@ -286,7 +287,10 @@ bool write_sites(const std::vector<CodeWrite> &writes,
     const CodeWrite &w = writes[i];
     if (!verify(w, Stage::kHead, failure))
       return false;
-    store_tail(w, encoding_of(w).trap.size());
+    // Behind the trap nothing executes these bytes: plain byte stores.
+    auto *site = reinterpret_cast<unsigned char *>(w.addr);
+    const SiteEncoding &trap = encoding_of(w);
+    store_tail(site, w.to, trap.trap.size(), w.size);
     stages[i] = Stage::kTail;
   }
   if (!serialize(failure))
