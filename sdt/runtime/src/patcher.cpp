@@ -8,6 +8,7 @@
 
 #include "isa.h"
 #include "machdep.h"
+#include "tsan.h"
 #include "xsdt/hex_text.h"
 
 #include <algorithm>
@@ -166,8 +167,9 @@ std::size_t atomic_word(std::uintptr_t begin, std::uintptr_t end) {
 // through the site fetches the old or the new instruction, never a mix.
 // The word's other bytes are stored as they are: only this thread writes
 // code (under api_lock()).
-void store_word(std::uintptr_t site, const unsigned char *bytes, std::size_t lo,
-                std::size_t hi, std::size_t word_size) {
+XSDT_STORES_TO_CODE void store_word(std::uintptr_t site,
+                                    const unsigned char *bytes, std::size_t lo,
+                                    std::size_t hi, std::size_t word_size) {
   const std::uintptr_t word = (site + lo) & ~(word_size - 1);
   unsigned char merged[4];
   std::memcpy(merged, reinterpret_cast<const void *>(word), word_size);
@@ -187,6 +189,15 @@ void store_word(std::uintptr_t site, const unsigned char *bytes, std::size_t lo,
     __atomic_store_n(reinterpret_cast<std::uint32_t *>(word), v,
                      __ATOMIC_RELEASE);
   }
+}
+
+// Bytes [from, size) of a site, behind a trap: nothing executes them, so
+// plain byte stores.
+XSDT_STORES_TO_CODE void store_tail(unsigned char *site,
+                                    const unsigned char *bytes,
+                                    std::size_t from, std::size_t size) {
+  for (std::size_t b = from; b < size; ++b)
+    __atomic_store_n(site + b, bytes[b], __ATOMIC_RELAXED);
 }
 
 bool verify(const CodeWrite &w, Stage stage, PatchFailure *failure) {
@@ -279,8 +290,7 @@ bool write_sites(const std::vector<CodeWrite> &writes,
     // Behind the trap nothing executes these bytes: plain byte stores.
     auto *site = reinterpret_cast<unsigned char *>(w.addr);
     const SiteEncoding &trap = encoding_of(w);
-    for (std::size_t b = trap.trap.size(); b < w.size; ++b)
-      __atomic_store_n(site + b, w.to[b], __ATOMIC_RELAXED);
+    store_tail(site, w.to, trap.trap.size(), w.size);
     stages[i] = Stage::kTail;
   }
   if (!serialize(failure))

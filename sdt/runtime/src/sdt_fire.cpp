@@ -24,6 +24,7 @@
 
 #include "errors.h"
 #include "sdt_probe.h"
+#include "tsan.h"
 #include "xsdt/sdt-runtime.h"
 
 #include <atomic>
@@ -40,6 +41,10 @@
 #include <time.h>
 #include <unistd.h>
 
+// ThreadSanitizer does not model fences (GCC's -Wtsan rejects
+// std::atomic_thread_fence, even in a branch never taken) nor membarrier,
+// so under TSan (XSDT_UNDER_TSAN) the protocol is written with seq_cst
+// accesses instead; see fire_in_slot.
 namespace xsdt::rt {
 namespace {
 
@@ -145,7 +150,11 @@ fire_in_slot(ThreadSlot *slot, xsdt_sdt_probe *probe, std::uint64_t a0,
     call_handler<__ATOMIC_ACQUIRE>(probe, a0, a1, a2, a3, a4, a5, a6);
     return;
   }
+#ifdef XSDT_UNDER_TSAN
+  slot->seq.store(seq + 1, std::memory_order_seq_cst);
+#else
   slot->seq.store(seq + 1, std::memory_order_relaxed);
+#endif
   // Even again when the handler returns, or when a C++ handler throws
   // through us. The value comes from the register, not a reload: a second
   // load would add a store-to-load forwarding delay to back-to-back hits.
@@ -159,11 +168,23 @@ fire_in_slot(ThreadSlot *slot, xsdt_sdt_probe *probe, std::uint64_t a0,
   // The odd counter must be visible before `runtime` is read again. With
   // membarrier the disabler forces that on every thread, so a compiler
   // barrier suffices here; otherwise this thread fences itself.
+#ifdef XSDT_UNDER_TSAN
+  // Under TSan: the store above and this load are seq_cst, as are the
+  // disabler's clear of `runtime` and its first load of each counter
+  // (wait_for_handlers). The four are in one total order in which each
+  // thread's store precedes its load, so if this load misses the clear
+  // (precedes it), the disabler's load follows the odd store and sees it,
+  // or a later value: the guarantee the fence or membarrier gives in the
+  // form below, stated in operations that TSan understands. Only the
+  // barrier differs; the slots, the nesting and the waits are the same.
+  call_handler<__ATOMIC_SEQ_CST>(probe, a0, a1, a2, a3, a4, a5, a6);
+#else
   if (g_fire_fences.load(std::memory_order_relaxed))
     std::atomic_thread_fence(std::memory_order_seq_cst);
   else
     std::atomic_signal_fence(std::memory_order_seq_cst);
   call_handler<__ATOMIC_ACQUIRE>(probe, a0, a1, a2, a3, a4, a5, a6);
+#endif
 }
 
 // The first hit of a thread, and every hit of a thread without a slot.
@@ -218,15 +239,24 @@ void membarrier_or_die() {
 void wait_for_handlers() {
   // Either a thread's odd counter is visible below, or its reload of
   // `runtime` sees the null.
+#ifdef XSDT_UNDER_TSAN
+  // The seq_cst loads below do it (see fire_in_slot). membarrier still
+  // runs, so that its calls (and their renewal after a fork) are tested.
+  if (!g_fire_fences.load(std::memory_order_relaxed))
+    membarrier_or_die();
+  constexpr auto first_load = std::memory_order_seq_cst;
+#else
   if (g_fire_fences.load(std::memory_order_relaxed))
     std::atomic_thread_fence(std::memory_order_seq_cst);
   else
     membarrier_or_die();
+  constexpr auto first_load = std::memory_order_acquire;
+#endif
   for (ThreadSlot &slot : g_slots) {
     // A handler that disables (against the rules) must not wait for itself.
     if (&slot == t_slot)
       continue;
-    const std::uint32_t seen = slot.seq.load(std::memory_order_acquire);
+    const std::uint32_t seen = slot.seq.load(first_load);
     if (!(seen & 1))
       continue;
     unsigned spins = 0;

@@ -6,6 +6,7 @@
 
 #include "isa.h"
 #include "machdep.h"
+#include "tsan.h"
 
 #include <xsdt/sdt.h>
 
@@ -622,6 +623,13 @@ TEST(SdtRuntime, ModeConflictAndDoubleEnable) {
   EXPECT_TRUE(HoldsNop(s.site));
 }
 
+// A byte of code, on a page the caller made writable (stores to code are
+// outside TSan's view, as the runtime's own: see XSDT_STORES_TO_CODE).
+XSDT_STORES_TO_CODE void write_code_byte(unsigned char *at,
+                                         unsigned char value) {
+  *at = value;
+}
+
 TEST(SdtRuntime, UnexpectedBytesLeaveEverythingAlone) {
   // A site that no longer holds the NOP (another tool wrote it): enabling
   // its probe fails naming both byte strings, and the other sites of the
@@ -633,7 +641,7 @@ TEST(SdtRuntime, UnexpectedBytesLeaveEverythingAlone) {
   void *start = reinterpret_cast<void *>(sites[2].site & ~(page - 1));
   ASSERT_EQ(mprotect(start, 2 * page, PROT_READ | PROT_WRITE | PROT_EXEC), 0);
   const unsigned char saved = third[isa::jump_site_size() - 1];
-  third[isa::jump_site_size() - 1] = 0x01;
+  write_code_byte(&third[isa::jump_site_size() - 1], 0x01);
   ASSERT_EQ(mprotect(start, 2 * page, PROT_READ | PROT_EXEC), 0);
 
   for (xsdt_mode mode : {XSDT_MODE_JUMP, XSDT_MODE_TRAP}) {
@@ -654,7 +662,7 @@ TEST(SdtRuntime, UnexpectedBytesLeaveEverythingAlone) {
   }
 
   ASSERT_EQ(mprotect(start, 2 * page, PROT_READ | PROT_WRITE | PROT_EXEC), 0);
-  third[isa::jump_site_size() - 1] = saved;
+  write_code_byte(&third[isa::jump_site_size() - 1], saved);
   ASSERT_EQ(mprotect(start, 2 * page, PROT_READ | PROT_EXEC), 0);
   EXPECT_TRUE(HoldsNop(sites[2].site));
 }
@@ -674,14 +682,24 @@ struct StressPlan {
   std::chrono::microseconds worker_pause, enabled_window;
 };
 
+// The firing thread's index in stress(), for its handler.
+thread_local int t_stress_worker = -1;
+
 void stress(const StressPlan &plan) {
   struct Shared {
     std::atomic<long> hits{0};
     std::atomic<bool> stop{false};
+    // One plain counter per firing thread: its handler adds to it, the main
+    // thread reads and clears it after each disable. That is a data race
+    // unless every handler happens before disable returns, and each enable
+    // before the handlers it starts: what a ThreadSanitizer build checks.
+    std::vector<long> handled;
   } shared;
+  shared.handled.assign(static_cast<std::size_t>(plan.threads), 0);
   std::vector<std::thread> firing;
   for (int t = 0; t < plan.threads; ++t)
-    firing.emplace_back([&shared, &plan] {
+    firing.emplace_back([&shared, &plan, t] {
+      t_stress_worker = t;
       int i = 0;
       while (!shared.stop.load(std::memory_order_relaxed)) {
         fire_stress(i++);
@@ -695,9 +713,11 @@ void stress(const StressPlan &plan) {
                  void *user) {
     for (int spin = 0; spin < 200; ++spin)
       __asm__ volatile("" ::: "memory");
-    static_cast<Shared *>(user)->hits.fetch_add(1);
+    auto *shared = static_cast<Shared *>(user);
+    ++shared->handled[static_cast<std::size_t>(t_stress_worker)];
+    shared->hits.fetch_add(1);
   };
-  long late = 0, not_nop = 0, total = 0;
+  long late = 0, not_nop = 0, total = 0, handled = 0;
   for (int i = 0; i < plan.cycles; ++i) {
     const xsdt_mode mode =
         plan.alternate_modes && (i & 1) ? XSDT_MODE_TRAP : XSDT_MODE_JUMP;
@@ -708,6 +728,10 @@ void stress(const StressPlan &plan) {
     ASSERT_EQ(xsdt_sdt_disable("srt:::stress", &err), 1)
         << "cycle " << i << ": " << err.message;
     const long after = shared.hits.load();
+    for (long &count : shared.handled) {
+      handled += count;
+      count = 0;
+    }
     not_nop += !HoldsNop(s.site);
     for (int check = 0; check < 3; ++check) {
       std::this_thread::sleep_for(std::chrono::microseconds(20));
@@ -719,6 +743,7 @@ void stress(const StressPlan &plan) {
   for (std::thread &t : firing)
     t.join();
   EXPECT_EQ(late, 0) << "hits after disable returned";
+  EXPECT_EQ(handled, total) << "handler calls missing from the counters";
   EXPECT_EQ(not_nop, 0) << "sites not restored to the NOP";
   EXPECT_GT(total, 0) << "no hit at all: the test proves nothing";
 }
