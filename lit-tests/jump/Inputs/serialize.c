@@ -18,6 +18,33 @@
 
 #include <pthread.h>
 
+#ifdef WATCH_MEMBARRIER
+/* serialize-membarrier.test: each serialization must be a SYNC_CORE
+ * membarrier the kernel carried out, seen from inside through
+ * -Wl,--wrap=syscall (a count alone would pass a serialize() that does
+ * nothing). */
+#include <linux/membarrier.h>
+#include <stdarg.h>
+#include <sys/syscall.h>
+
+static long sync_cores; /* successful MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE */
+long __real_syscall(long number, ...);
+long __wrap_syscall(long number, ...);
+long __wrap_syscall(long number, ...) {
+  va_list ap;
+  long a[6];
+  va_start(ap, number);
+  for (int i = 0; i < 6; ++i)
+    a[i] = va_arg(ap, long);
+  va_end(ap);
+  long result = __real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+  if (number == __NR_membarrier &&
+      a[0] == MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE && result == 0)
+    ++sync_cores;
+  return result;
+}
+#endif
+
 SDT_PROVIDER_DEFINE(jz);
 SDT_PROBE_DEFINE0(jz, z, f, a);
 SDT_PROBE_DEFINE0(jz, z, f, b);
@@ -97,6 +124,9 @@ static void *blocked(void *arg) {
 
 static void cycle(xsdt_mode mode, long want) {
   xsdt_patch_stats s0, s1, s2;
+#ifdef WATCH_MEMBARRIER
+  const long cores_before = sync_cores;
+#endif
   xsdt_get_patch_stats(&s0);
   JT_EXPECT(xsdt_sdt_enable("jz:::", mode, on_hit, NULL, &jt_err), NPROBES);
   xsdt_get_patch_stats(&s1);
@@ -111,6 +141,11 @@ static void cycle(xsdt_mode mode, long want) {
          (long)(s1.sites_written - s0.sites_written),
          (long)(s2.sites_written - s1.sites_written));
   RT_CHECK(enable == want && disable == want);
+#ifdef WATCH_MEMBARRIER
+  printf("%s: membarrier sync-core calls: %ld (want %ld)\n", jt_mode_name(mode),
+         sync_cores - cores_before, enable + disable);
+  RT_CHECK(sync_cores - cores_before == enable + disable);
+#endif
 }
 
 static struct jt_sites sites;
