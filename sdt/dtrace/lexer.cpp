@@ -210,7 +210,9 @@ private:
       if (src_[pos_] == '\0')
         throw SyntaxError(here(), "unexpected byte 0x00 in a literal");
       char c = src_[pos_++];
-      if (c == '\\' && pos_ < src_.size() && src_[pos_] != '\n')
+      // An escaped NUL is a raw NUL all the same (checked above next time).
+      if (c == '\\' && pos_ < src_.size() && src_[pos_] != '\n' &&
+          src_[pos_] != '\0')
         ++pos_;
       else if (c == quote)
         return;
