@@ -177,6 +177,7 @@ def cell_cache_key(impl, toolchain, opt, link, args):
         "lit": tree_digest(args.lit), "filecheck": binary_identity(
             os.path.join(args.llvm_bin, "FileCheck")),
         "filter": args.filter, "shard": [args.num_shards, args.run_shard],
+        "soak": args.soak,
         "trees": [tree_digest(os.path.join(REPO, d)) for d in cell_sources(toolchain["arch"])],
         "headers": [tree_digest(p) for pattern in impl["headers"].values()
                     for p in sorted(glob.glob(pattern))],
@@ -230,6 +231,8 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
         command += ["--filter", args.filter]
     if args.num_shards:
         command += ["--num-shards", str(args.num_shards), "--run-shard", str(args.run_shard)]
+    if args.soak:
+        command += ["--param", "soak=1"]
     command.append(os.path.join(REPO, "lit-tests"))
     if os.path.exists(out_json):
         os.unlink(out_json)
@@ -647,6 +650,13 @@ def main():
     parser.add_argument("--num-shards", type=int, help="lit sharding: split each cell's "
                         "tests into N shards ...")
     parser.add_argument("--run-shard", type=int, help="... and run shard K (1-based)")
+    parser.add_argument("--soak", action="store_true",
+                        help="also run the soak tests (lit feature soak: minutes per "
+                        "cell, so no preset runs them; ctest -L soak does, one cell per arch)")
+    parser.add_argument("--no-tests-exit", type=int, metavar="CODE",
+                        help="exit CODE instead of 1 when the only failure is that no "
+                        "selected test applies to any cell (a skip, e.g. for ctest's "
+                        "SKIP_RETURN_CODE)")
     parser.add_argument("--no-cache", action="store_true",
                         help="run every cell, even one whose inputs did not change")
     parser.add_argument("-j", "--jobs", type=int,
@@ -794,6 +804,12 @@ def main():
         f.write("\n")
     written = [results_path] + report.write_reports(document, os.path.dirname(results_path))
     print("wrote " + ", ".join(written))
+    if not all_ok and args.no_tests_exit is not None and not problems and all(
+            d["status"] != "missing" and d["ran"] == 0 and
+            [f["code"] for f in d.get("cell_failures", [])] == ["NO-TESTS"]
+            for d in cell_documents.values()):
+        print(f"SKIPPED: no selected test applies to any cell (exit {args.no_tests_exit})")
+        return args.no_tests_exit
     return 0 if all_ok else 1
 
 

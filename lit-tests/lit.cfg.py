@@ -13,6 +13,7 @@
 #   tools      directory of the lit suite's native tools (lit-tests/tools)
 #   llvm_bin   directory holding FileCheck, not and count
 #   work_dir   where the cell's binaries and the build cache go
+#   soak       1: the soak tests run too (lit feature soak; ctest -L soak)
 import json
 import os
 import re
@@ -424,6 +425,9 @@ config.available_features.update({
     "emulated" if toolchain["emulator"] else "native",
     *features,
 })
+# The soak tests take minutes: only a run that asks for them has them.
+if params.get("soak") == "1":
+    config.available_features.add("soak")
 
 # lit scrubs the environment: FileCheck and friends come from llvm_bin.
 config.environment["PATH"] = os.pathsep.join(

@@ -15,7 +15,13 @@
  * handler started since the disable, and after the last round the main
  * thread waits for every worker to pass again.
  *
- * Usage: stress jump|trap ROUNDS */
+ * A soak gives the threads and a number of "work" hits each thread must
+ * deliver: every enabled window then lasts until each worker has delivered
+ * its share of them (HITS * (round + 1) / ROUNDS), so after ROUNDS rounds
+ * each thread has delivered at least HITS hits, and every round's disable
+ * still finds the workers running through the sites.
+ *
+ * Usage: stress jump|trap ROUNDS [THREADS [HITS]] */
 #include "jump-test.h"
 
 #include <pthread.h>
@@ -26,14 +32,18 @@ SDT_PROVIDER_DEFINE(js);
 SDT_PROBE_DEFINE3(js, s, f, work, "int", "int", "long long");
 SDT_PROBE_DEFINE0(js, s, f, tick);
 
-/* Two workers and the toggling main thread: more threads than CPUs make
- * every round wait for a time slice. */
-#define THREADS 2
+/* Two workers by default, and the toggling main thread: more threads than
+ * CPUs make every round wait for a time slice. */
+#define MAX_THREADS 8
+static int threads = 2;
 
 static int stop;
 static long entered, finished, bad_args;
 /* Loop passes each worker completed: both sites each pass. */
-static long passes[THREADS];
+static long passes[MAX_THREADS];
+/* "work" hits delivered to each worker's thread (written by that thread's
+ * handler only). */
+static long work_hits[MAX_THREADS];
 
 static void on_hit(const xsdt_sdt_probe_info *p, const uint64_t *a,
                    void *user) {
@@ -41,8 +51,10 @@ static void on_hit(const xsdt_sdt_probe_info *p, const uint64_t *a,
   long n = __atomic_add_fetch(&entered, 1, __ATOMIC_SEQ_CST);
   if (strcmp(p->name, "work") == 0) {
     /* arg 0 the thread, arg 1 the iteration, arg 2 iteration * 3 + thread */
-    if (a[0] >= THREADS || a[2] != a[1] * 3 + a[0] || a[3] || a[6])
+    if (a[0] >= (uint64_t)threads || a[2] != a[1] * 3 + a[0] || a[3] || a[6])
       __atomic_fetch_add(&bad_args, 1, __ATOMIC_SEQ_CST);
+    else
+      __atomic_store_n(&work_hits[a[0]], work_hits[a[0]] + 1, __ATOMIC_RELAXED);
   } else if (strcmp(p->name, "tick") != 0 || a[0] || a[1] || a[2]) {
     __atomic_fetch_add(&bad_args, 1, __ATOMIC_SEQ_CST);
   }
@@ -101,7 +113,7 @@ static int hit_since(const long *start) {
 /* A worker completed two passes since the snapshot: its second one started
  * after the snapshot was taken, and went through both sites. */
 static int one_passed_again(const long *snapshot) {
-  for (int t = 0; t < THREADS; ++t)
+  for (int t = 0; t < threads; ++t)
     if (__atomic_load_n(&passes[t], __ATOMIC_SEQ_CST) >= snapshot[t] + 2)
       return 1;
   return 0;
@@ -109,15 +121,23 @@ static int one_passed_again(const long *snapshot) {
 
 /* Every worker did. */
 static int all_passed_again(const long *snapshot) {
-  for (int t = 0; t < THREADS; ++t)
+  for (int t = 0; t < threads; ++t)
     if (__atomic_load_n(&passes[t], __ATOMIC_SEQ_CST) < snapshot[t] + 2)
       return 0;
   return 1;
 }
 
 static void snapshot_passes(long *snapshot) {
-  for (int t = 0; t < THREADS; ++t)
+  for (int t = 0; t < threads; ++t)
     snapshot[t] = __atomic_load_n(&passes[t], __ATOMIC_SEQ_CST);
+}
+
+/* Every worker delivered at least *share "work" hits. */
+static int all_delivered(const long *share) {
+  for (int t = 0; t < threads; ++t)
+    if (__atomic_load_n(&work_hits[t], __ATOMIC_RELAXED) < *share)
+      return 0;
+  return 1;
 }
 
 static struct jt_sites sites;
@@ -125,23 +145,27 @@ static struct jt_sites sites;
 int main(int argc, char **argv) {
   xsdt_mode mode = jt_parse_mode(argc > 1 ? argv[1] : NULL);
   int rounds = argc > 2 ? atoi(argv[2]) : 0;
-  if (rounds <= 0) {
-    printf("usage: stress jump|trap ROUNDS\n");
+  if (argc > 3)
+    threads = atoi(argv[3]);
+  long hits = argc > 4 ? atol(argv[4]) : 0;
+  if (rounds <= 0 || threads <= 0 || threads > MAX_THREADS || hits < 0) {
+    printf("usage: stress jump|trap ROUNDS [THREADS [HITS]] (THREADS 1..%d)\n",
+           MAX_THREADS);
     return 2;
   }
   jt_list_sites("js:", &sites);
   RT_CHECK(sites.n == 2);
 
-  pthread_t threads[THREADS];
-  for (int t = 0; t < THREADS; ++t)
-    RT_CHECK(pthread_create(&threads[t], NULL, worker, (void *)(intptr_t)t) ==
+  pthread_t thread[MAX_THREADS];
+  for (int t = 0; t < threads; ++t)
+    RT_CHECK(pthread_create(&thread[t], NULL, worker, (void *)(intptr_t)t) ==
              0);
 
   int silent_rounds = 0, running_after_disable = 0, late_hits = 0,
       bad_bytes = 0, api_errors = 0, stalled_rounds = 0;
   /* Handlers entered when the last disable returned. */
   long disabled_at = __atomic_load_n(&entered, __ATOMIC_SEQ_CST);
-  long snapshot[THREADS];
+  long snapshot[MAX_THREADS];
   for (int r = 0; r < rounds; ++r) {
     if (__atomic_load_n(&entered, __ATOMIC_SEQ_CST) != disabled_at) {
       printf("FAIL round %d: a handler started after the previous disable "
@@ -155,9 +179,15 @@ int main(int argc, char **argv) {
       ++api_errors;
       break;
     }
-    /* The workers must come through the patched sites. */
+    /* The workers must come through the patched sites; a soak waits for
+     * every worker's share of the hits too. */
+    long share = (long)((double)hits * (r + 1) / rounds + 0.5);
     if (!wait_until(hit_since, &start)) {
       printf("FAIL round %d: no hit within 30 s while enabled\n", r);
+      ++silent_rounds;
+    } else if (!wait_until(all_delivered, &share)) {
+      printf("FAIL round %d: the workers did not deliver %ld hits each "
+             "within 30 s\n", r, share);
       ++silent_rounds;
     }
     if (xsdt_sdt_disable("js:::", &jt_err) != 2) {
@@ -208,18 +238,26 @@ int main(int argc, char **argv) {
     ++late_hits;
   }
   __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
-  for (int t = 0; t < THREADS; ++t)
-    pthread_join(threads[t], NULL);
+  for (int t = 0; t < threads; ++t)
+    pthread_join(thread[t], NULL);
 
+  long fewest = work_hits[0];
+  for (int t = 1; t < threads; ++t)
+    if (work_hits[t] < fewest)
+      fewest = work_hits[t];
   printf("mode %s, %d rounds, %d threads\n", jt_mode_name(mode), rounds,
-         THREADS);
+         threads);
   printf("hits %ld (at least one per round: %s)\n", finished,
          silent_rounds ? "no" : "yes");
+  if (hits)
+    printf("work hits per thread at least %ld: %s\n", hits,
+           fewest >= hits ? "yes" : "no");
   printf("running after disable %d, started after disable %d, bad bytes %d, "
          "bad args %ld, api errors %d, stalled rounds %d\n",
          running_after_disable, late_hits, bad_bytes, bad_args, api_errors,
          stalled_rounds);
   RT_CHECK(!silent_rounds && !running_after_disable && !late_hits &&
-           !bad_bytes && !bad_args && !api_errors && !stalled_rounds);
+           !bad_bytes && !bad_args && !api_errors && !stalled_rounds &&
+           fewest >= hits);
   return rt_finish();
 }
