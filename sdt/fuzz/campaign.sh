@@ -73,8 +73,10 @@ for t in "${targets[@]}"; do
   extra=()
   [ "$seconds" -gt 0 ] && extra=(-max_total_time="$seconds")
   start=$(date +%s)
+  # A unit is a hang after 60 s: on a loaded machine a reniced campaign
+  # can wait seconds for a core (a 5 s limit once flagged a 50 ms input).
   # shellcheck disable=SC2086 # $a: directories and flags, word-split
-  "$bin/fuzz_$t" "$w/corpus" $a -runs="$runs" "${extra[@]}" -timeout=5 \
+  "$bin/fuzz_$t" "$w/corpus" $a -runs="$runs" "${extra[@]}" -timeout=60 \
     -rss_limit_mb=2048 -artifact_prefix="$w/artifacts/" \
     -print_final_stats=1 >"$w/log" 2>&1
   rc=$?
