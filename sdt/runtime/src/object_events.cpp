@@ -84,7 +84,8 @@ const ObjectSpan *span_holding(const std::vector<ObjectSpan> &spans,
 bool ObjectTracker::changed() {
   Counters now;
   dl_iterate_phdr(read_counters, &now);
-  bool moved = !counted_ || !now.known || now.adds != adds_ || now.subs != subs_;
+  bool moved =
+      !counted_ || !now.known || now.adds != adds_ || now.subs != subs_;
   counted_ = true;
   adds_ = now.adds;
   subs_ = now.subs;
@@ -108,8 +109,7 @@ ObjectTracker::update(const std::vector<ObjectSpan> &now,
     if (is_fresh || reloaded.count(s.key) || !seen_.count(s.key))
       add.push_back(s);
   }
-  std::erase_if(dying_,
-                [&](const ObjectKey &k) { return !present.count(k); });
+  std::erase_if(dying_, [&](const ObjectKey &k) { return !present.count(k); });
   seen_ = std::move(seen);
   return add;
 }
@@ -150,8 +150,8 @@ namespace {
 // The object holding anchor, if it is a loaded object.
 bool object_of(const void *anchor, xsdt::rt::ObjectSpan *out) {
   std::vector<xsdt::rt::ObjectSpan> spans = xsdt::rt::loaded_spans();
-  const xsdt::rt::ObjectSpan *s = xsdt::rt::span_holding(
-      spans, reinterpret_cast<std::uintptr_t>(anchor));
+  const xsdt::rt::ObjectSpan *s =
+      xsdt::rt::span_holding(spans, reinterpret_cast<std::uintptr_t>(anchor));
   if (!s)
     return false;
   *out = *s;

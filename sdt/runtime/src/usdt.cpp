@@ -589,9 +589,8 @@ int usdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
       continue; // two notes for one site: one trap serves both
     if (is_active(s.pc))
       return fail(err, XSDT_ERR_ALREADY_ENABLED,
-                  "probe %s:%s at %#lx is already enabled",
-                  s.provider.c_str(), s.name.c_str(),
-                  static_cast<unsigned long>(s.pc));
+                  "probe %s:%s at %#lx is already enabled", s.provider.c_str(),
+                  s.name.c_str(), static_cast<unsigned long>(s.pc));
     if (!make_record(s, handler, user, fresh, err))
       return -1;
   }
