@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <link.h>
 #include <mutex>
@@ -29,6 +30,11 @@ std::vector<const ObjectListener *> &listeners() {
 // Set once a part listens: until then the entry points return at once
 // (they also run in every program's constructors, before main).
 std::atomic<bool> g_listening{false};
+// Set when the process exits. Every object's destructor runs then, and
+// none is being unloaded: restoring its sites would only make exit write
+// code and wait for the handlers of threads that are still running.
+std::atomic<bool> g_exiting{false};
+void mark_exiting() { g_exiting.store(true, std::memory_order_release); }
 
 struct LateErrors {
   int count = 0;
@@ -118,6 +124,10 @@ void listen_for_objects(const ObjectListener *listener) {
   std::vector<const ObjectListener *> &v = listeners();
   if (std::find(v.begin(), v.end(), listener) == v.end())
     v.push_back(listener);
+  // Registered after libc's own exit handler (the one that runs the
+  // objects' destructors), so it runs before it.
+  static const bool at_exit = std::atexit(mark_exiting) == 0;
+  (void)at_exit;
   g_listening.store(true, std::memory_order_release);
 }
 
@@ -188,7 +198,8 @@ void xsdt_object_loaded(const void *anchor) {
 
 void xsdt_object_unloading(const void *anchor) {
   using namespace xsdt::rt;
-  if (!g_listening.load(std::memory_order_acquire))
+  if (!g_listening.load(std::memory_order_acquire) ||
+      g_exiting.load(std::memory_order_acquire))
     return;
   std::lock_guard<std::mutex> guard(api_lock());
   try {
