@@ -590,4 +590,49 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
       XSDT_PROBE_SEMAPHORED_(__VA_ARGS__);                                     \
   } while (0)
 
+/* ---- Registration with libxsdt, once per object (DTrace's drti.o) ------
+ *
+ * Every ELF object (program or shared library) built with this header
+ * tells libxsdt when it is loaded and before it is unloaded, so that probes
+ * of an object dlopen()ed after an enable get the enablings in force before
+ * dlopen returns, and an object's state is dropped before dlclose unmaps it.
+ * The constructor and destructor below are weak and hidden: the linker
+ * keeps one per object. They call libxsdt's entry points only when those
+ * are linked (weak, undefined otherwise: a program without libxsdt gets
+ * null and nothing happens). A shared library finds them in the program
+ * when libxsdt is linked into a program built with -rdynamic (or into a
+ * shared libxsdt). The guard makes a second .init_array entry (one per
+ * translation unit) a no-op. Define XSDT_NO_OBJECT_HOOKS to leave them
+ * out; such objects are then noticed at libxsdt's next API call. */
+#ifndef XSDT_NO_OBJECT_HOOKS
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern void xsdt_object_loaded(const void *anchor) __attribute__((weak));
+extern void xsdt_object_unloading(const void *anchor) __attribute__((weak));
+extern __attribute__((weak, visibility("hidden"))) int xsdt_object_hooked_;
+__attribute__((weak, visibility("hidden"))) int xsdt_object_hooked_ = 0;
+void xsdt_object_load_hook_(void);
+void xsdt_object_unload_hook_(void);
+__attribute__((weak, visibility("hidden"), constructor, used)) void
+xsdt_object_load_hook_(void) {
+  if (xsdt_object_hooked_)
+    return;
+  xsdt_object_hooked_ = 1;
+  if (xsdt_object_loaded)
+    xsdt_object_loaded(&xsdt_object_hooked_);
+}
+__attribute__((weak, visibility("hidden"), destructor, used)) void
+xsdt_object_unload_hook_(void) {
+  if (xsdt_object_hooked_ != 1)
+    return;
+  xsdt_object_hooked_ = 2;
+  if (xsdt_object_unloading)
+    xsdt_object_unloading(&xsdt_object_hooked_);
+}
+#ifdef __cplusplus
+}
+#endif
+#endif /* XSDT_NO_OBJECT_HOOKS */
+
 #endif /* XSDT_USDT_H */

@@ -155,7 +155,10 @@ def cmd_exports(library, include, mapfile):
                 if m and os.path.realpath(m.group(1)).startswith(
                         os.path.realpath(include)):
                     name = re.search(r"(\w+) \(", m.group(2))
-                    if name:
+                    # Names ending in _ are the headers' own helpers,
+                    # defined (hidden) in every object that includes them
+                    # (usdt.h's registration hooks), not libxsdt's ABI.
+                    if name and not name.group(1).endswith("_"):
                         declared.add(name.group(1))
     out = run([need("nm"), "-D", "--defined-only", library])
     exported = {l.split()[-1].split("@")[0] for l in out.splitlines()

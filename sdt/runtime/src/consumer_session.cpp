@@ -327,6 +327,18 @@ xsdt_workstatus work_impl(xsdt_hdl *h, xsdt_consume_f *consume, void *arg) {
       return XSDT_WORKSTATUS_ERROR;
     }
   }
+  // Objects loaded since the last call without the headers' hook get the
+  // enablings in force now; a failure to patch a late object (all or
+  // nothing per object) is reported here, where a consumer looks.
+  if (!stopped) {
+    xsdt_error late{};
+    if (xsdt_late_error(&late) != 0) {
+      fail(h, late.code,
+           "xsdt_work: an object loaded later was not patched: %s",
+           late.message);
+      return XSDT_WORKSTATUS_ERROR;
+    }
+  }
   if (aborted || !stopped)
     return XSDT_WORKSTATUS_OKAY;
   return XSDT_WORKSTATUS_DONE;

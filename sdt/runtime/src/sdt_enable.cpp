@@ -14,9 +14,11 @@
 //    looked up by the trap handler in the tables of sdt_traps.cpp.
 #include "sdt_enable.h"
 
+#include "enablings.h"
 #include "errors.h"
 #include "isa.h"
 #include "machdep.h"
+#include "object_events.h"
 #include "patch.h"
 #include "probe_description.h"
 #include "sdt_fire.h"
@@ -34,6 +36,7 @@
 #include <cstring>
 #include <fnmatch.h>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -104,6 +107,284 @@ int patch_failure(xsdt_error *err, const PatchFailure &f,
               addr(t.site.site), doing, f.reason.c_str());
 }
 
+// One probe to enable, and how.
+struct Choice {
+  SdtProbeEntry *probe;
+  xsdt_mode how; // XSDT_MODE_JUMP or XSDT_MODE_TRAP
+  xsdt_sdt_handler handler;
+  void *user;
+};
+
+// Writes every valid site of the chosen probes as one batch, all or
+// nothing, then arms them. False with err filled when nothing changed.
+bool write_enable(const std::vector<Choice> &choices, xsdt_error *err) {
+  Registry &reg = registry();
+  for (const Choice &c : choices)
+    c.probe->pending = c.how;
+  // Every valid site of the chosen probes, written as one batch.
+  ++g_batch;
+  for (const Choice &c : choices)
+    c.probe->batch = g_batch;
+  std::vector<Target> targets;
+  std::vector<CodeWrite> writes;
+  const std::size_t size = isa::jump_site_size();
+  for (const RegisteredSite &s : reg.sites) {
+    if (s.probe->batch != g_batch)
+      continue;
+    CodeWrite w;
+    w.addr = s.site;
+    w.size = size;
+    w.prot = s.prot;
+    w.encoding = s.encoding;
+    w.tag = targets.size();
+    targets.push_back(
+        Target{s.probe, EnabledSite{s.site, s.target, s.prot, s.encoding}});
+    if (!isa::jump_site_nop(*s.encoding, s.site, s.target, w.from) ||
+        !enabled_bytes(s.probe->pending, targets.back().site, w.to)) {
+      fail(err, XSDT_ERR_INTERNAL,
+           "probe %s, site %#lx: target %#lx out of the jump's reach",
+           s.probe->id.c_str(), addr(s.site), addr(s.target));
+      return false;
+    }
+    writes.push_back(w);
+  }
+
+  // A trap at a site resumes at its out-of-line block: trap mode, and the
+  // trap-first protocol's trap while a jump to that block is written.
+  bool traps = false;
+  for (const Choice &c : choices)
+    traps = traps || c.how == XSDT_MODE_TRAP;
+  for (const CodeWrite &w : writes)
+    traps = traps || isa::jump_needs_trap_first(*w.encoding);
+  if (traps && !writes.empty()) {
+    if (install_sigtrap_handler(err) != 0)
+      return false;
+    std::vector<TrapEntry> entries;
+    for (const Target &t : targets)
+      entries.push_back(TrapEntry{t.site.site, t.site.target});
+    add_traps(std::move(entries));
+  }
+  PatchFailure failure;
+  const bool any_write = !writes.empty();
+  const bool written = apply_code_writes(std::move(writes), &failure);
+  if (traps && any_write) {
+    // The sites that hold no trap now (jumps written, or all restored).
+    std::vector<std::uintptr_t> sites;
+    for (const Target &t : targets)
+      if (!written || t.probe->pending == XSDT_MODE_JUMP)
+        sites.push_back(t.site.site);
+    remove_traps(std::move(sites));
+  }
+  if (!written) {
+    patch_failure(err, failure, targets, "enable");
+    return false;
+  }
+
+  for (const Choice &c : choices)
+    c.probe->sites.clear();
+  for (const Target &t : targets)
+    t.probe->sites.push_back(t.site);
+  for (const Choice &c : choices) {
+    SdtProbeEntry *p = c.probe;
+    std::sort(p->sites.begin(), p->sites.end(),
+              [](const EnabledSite &a, const EnabledSite &b) {
+                return a.site < b.site;
+              });
+    p->mode = c.how;
+    p->armed = new Armed{c.handler, c.user, &p->info};
+    reg.enabled.push_back(p);
+    __atomic_store_n(&p->probe->runtime, static_cast<void *>(p->armed),
+                     __ATOMIC_RELEASE);
+  }
+  return true;
+}
+
+// Puts the NOP back at every site of the probes in `going`, waits until no
+// handler of theirs runs, and drops them from the enabled list. False with
+// err filled when nothing changed.
+bool write_disable(const std::vector<SdtProbeEntry *> &going, xsdt_error *err) {
+  Registry &reg = registry();
+  std::vector<Target> targets;
+  std::vector<CodeWrite> writes;
+  const std::size_t size = isa::jump_site_size();
+  bool jumps = false;
+  for (SdtProbeEntry *p : going) {
+    jumps = jumps || p->mode == XSDT_MODE_JUMP;
+    for (const EnabledSite &s : p->sites) {
+      CodeWrite w;
+      w.addr = s.site;
+      w.size = size;
+      w.prot = s.prot;
+      w.encoding = s.encoding;
+      w.tag = targets.size();
+      enabled_bytes(p->mode, s, w.from); // in reach: it was written so
+      isa::jump_site_nop(*s.encoding, s.site, s.target, w.to);
+      targets.push_back(Target{p, s});
+      writes.push_back(w);
+    }
+  }
+
+  // While a jump is turned back into the NOP, a trap at it skips the site.
+  // Trap-mode sites keep their entries (resume at the block) until their
+  // traps are gone.
+  std::vector<TrapEntry> skips;
+  if (jumps)
+    for (const Target &t : targets)
+      if (t.probe->mode == XSDT_MODE_JUMP &&
+          isa::jump_needs_trap_first(*t.site.encoding))
+        skips.push_back(TrapEntry{t.site.site, t.site.site + size});
+  // Those traps need libxsdt's handler: a program that replaced it would
+  // get them instead.
+  if (!skips.empty() && check_trap_handler(err) != 0)
+    return false;
+  std::vector<std::uintptr_t> skip_sites;
+  for (const TrapEntry &e : skips)
+    skip_sites.push_back(e.site);
+  add_traps(std::move(skips));
+  PatchFailure failure;
+  const bool written = apply_code_writes(std::move(writes), &failure);
+  if (!written) {
+    // Nothing changed: every site holds what it held (jumps or traps).
+    remove_traps(std::move(skip_sites));
+    patch_failure(err, failure, targets, "disable");
+    return false;
+  }
+  std::vector<std::uintptr_t> sites;
+  for (const Target &t : targets)
+    sites.push_back(t.site.site);
+  remove_traps(std::move(sites));
+
+  // No site jumps or traps to the handlers any more; now make sure that no
+  // thread is still on its way into one.
+  for (SdtProbeEntry *p : going)
+    __atomic_store_n(&p->probe->runtime, nullptr, __ATOMIC_SEQ_CST);
+  wait_for_handlers();
+  for (SdtProbeEntry *p : going) {
+    delete p->armed; // no thread can still read it
+    p->armed = nullptr;
+    p->mode = XSDT_MODE_AUTO;
+    p->sites.clear();
+  }
+  std::vector<SdtProbeEntry *> staying;
+  for (SdtProbeEntry *p : reg.enabled)
+    if (std::find(going.begin(), going.end(), p) == going.end())
+      staying.push_back(p);
+  reg.enabled = std::move(staying);
+  return true;
+}
+
+// ---- Objects loaded and unloaded after an enable (object_events.h) ---------
+
+struct SdtEnabling {
+  ProbeDescription desc;
+  xsdt_mode how; // as the enable resolved it
+  xsdt_sdt_handler handler;
+  void *user;
+};
+
+// Under api_lock(); never destroyed: destructors of objects run at exit.
+Enablings<SdtEnabling> &g_enablings = *new Enablings<SdtEnabling>;
+ObjectTracker &g_objects = *new ObjectTracker;
+// Trap sites of unloaded objects, kept in the trap history until the
+// object is gone (a trap taken just before the NOP came back finds them).
+std::vector<std::uintptr_t> &g_dying_sites = *new std::vector<std::uintptr_t>;
+
+void sync_sdt(const ObjectKey *fresh) {
+  Registry &reg = registry();
+  const std::vector<SdtProbeEntry *> before = reg.enabled;
+  refresh(); // forgets the enabled probes of objects gone or loaded again
+  if (!g_objects.changed() && !fresh)
+    return;
+  std::vector<ObjectSpan> now = loaded_spans();
+  std::set<ObjectKey> reloaded;
+  for (SdtProbeEntry *p : before)
+    if (std::find(reg.enabled.begin(), reg.enabled.end(), p) ==
+        reg.enabled.end())
+      if (const ObjectSpan *s =
+              span_holding(now, reinterpret_cast<std::uintptr_t>(p->probe)))
+        reloaded.insert(s->key);
+  std::vector<ObjectSpan> add = g_objects.update(now, fresh, reloaded);
+  std::vector<std::uintptr_t> dead;
+  std::erase_if(g_dying_sites, [&](std::uintptr_t site) {
+    const ObjectSpan *s = span_holding(now, site);
+    bool is_dead = !s || (fresh && s->key == *fresh);
+    if (is_dead)
+      dead.push_back(site);
+    return is_dead;
+  });
+  if (!dead.empty())
+    forget_trap_history(std::move(dead));
+  if (add.empty() || g_enablings.empty())
+    return;
+  for (const ObjectSpan &object : add) {
+    std::vector<Choice> choices;
+    for (SdtProbeEntry *p : reg.probes) {
+      if (p->mode != XSDT_MODE_AUTO ||
+          !object.contains(reinterpret_cast<std::uintptr_t>(p->probe)))
+        continue;
+      const auto *e = g_enablings.find([&](const std::string &text) {
+        ProbeDescription d;
+        return !parse_probe_description(text.c_str(), &d) && matches(d, *p);
+      });
+      if (e)
+        choices.push_back(
+            Choice{p, e->payload.how, e->payload.handler, e->payload.user});
+    }
+    xsdt_error err;
+    if (!choices.empty() && !write_enable(choices, &err)) {
+      xsdt_error late;
+      fail(&late, err.code, "%s: %s",
+           object.key.name.empty() ? "(main program)" : object.key.name.c_str(),
+           err.message);
+      note_late_error(late);
+    }
+  }
+}
+
+// The object's destructor runs: its enabled probes are disabled (the code
+// is still mapped, and at exit other threads may still run it) and its
+// probes leave the registry.
+void unloading_sdt(const ObjectSpan &object) {
+  Registry &reg = registry();
+  auto inside = [&](const SdtProbeEntry *p) {
+    return object.contains(reinterpret_cast<std::uintptr_t>(p->probe));
+  };
+  std::vector<SdtProbeEntry *> going;
+  std::vector<std::uintptr_t> sites;
+  for (SdtProbeEntry *p : reg.enabled)
+    if (inside(p)) {
+      going.push_back(p);
+      for (const EnabledSite &s : p->sites)
+        sites.push_back(s.site);
+    }
+  g_objects.dying(object.key);
+  xsdt_error err;
+  if (!going.empty() && !write_disable(going, &err)) {
+    xsdt_error late;
+    fail(&late, err.code, "unloading %s: %s", object.key.name.c_str(),
+         err.message);
+    note_late_error(late);
+  }
+  g_dying_sites.insert(g_dying_sites.end(), sites.begin(), sites.end());
+  std::erase_if(reg.probes, inside);
+  std::erase_if(reg.sites,
+                [&](const RegisteredSite &s) { return inside(s.probe); });
+}
+
+const ObjectListener kSdtListener{sync_sdt, unloading_sdt};
+
+// Before the first enable discovers: from then on the tracker knows which
+// objects the enablings were applied to.
+void start_listening() {
+  static bool listening = false;
+  if (listening)
+    return;
+  g_objects.changed();
+  g_objects.update(loaded_spans(), nullptr, {});
+  listen_for_objects(&kSdtListener);
+  listening = true;
+}
+
 } // namespace
 
 int sdt_enable(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
@@ -119,6 +400,8 @@ int sdt_enable(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
     return fail(err, XSDT_ERR_INTERNAL, "no handler given");
 
   std::lock_guard<std::mutex> guard(api_lock());
+  sync_objects();
+  start_listening();
   refresh();
   Registry &reg = registry();
   std::vector<SdtProbeEntry *> chosen;
@@ -152,73 +435,12 @@ int sdt_enable(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
                   mode_name(how));
   }
 
-  // Every valid site of the chosen probes, written as one batch.
-  ++g_batch;
+  std::vector<Choice> choices;
   for (SdtProbeEntry *p : chosen)
-    p->batch = g_batch;
-  std::vector<Target> targets;
-  std::vector<CodeWrite> writes;
-  const std::size_t size = isa::jump_site_size();
-  for (const RegisteredSite &s : reg.sites) {
-    if (s.probe->batch != g_batch)
-      continue;
-    CodeWrite w;
-    w.addr = s.site;
-    w.size = size;
-    w.prot = s.prot;
-    w.encoding = s.encoding;
-    w.tag = targets.size();
-    targets.push_back(
-        Target{s.probe, EnabledSite{s.site, s.target, s.prot, s.encoding}});
-    if (!isa::jump_site_nop(*s.encoding, s.site, s.target, w.from) ||
-        !enabled_bytes(how, targets.back().site, w.to))
-      return fail(err, XSDT_ERR_INTERNAL,
-                  "probe %s, site %#lx: target %#lx out of the jump's reach",
-                  s.probe->id.c_str(), addr(s.site), addr(s.target));
-    writes.push_back(w);
-  }
-
-  // A trap at a site resumes at its out-of-line block: trap mode, and the
-  // trap-first protocol's trap while a jump to that block is written.
-  bool traps = how == XSDT_MODE_TRAP;
-  for (const CodeWrite &w : writes)
-    traps = traps || isa::jump_needs_trap_first(*w.encoding);
-  if (traps && !writes.empty()) {
-    if (install_sigtrap_handler(err) != 0)
-      return -1;
-    std::vector<TrapEntry> entries;
-    for (const Target &t : targets)
-      entries.push_back(TrapEntry{t.site.site, t.site.target});
-    add_traps(std::move(entries));
-  }
-  PatchFailure failure;
-  const bool any_write = !writes.empty();
-  const bool written = apply_code_writes(std::move(writes), &failure);
-  if (traps && any_write && (!written || how == XSDT_MODE_JUMP)) {
-    // The sites hold no trap now (jump written, or all restored).
-    std::vector<std::uintptr_t> sites;
-    for (const Target &t : targets)
-      sites.push_back(t.site.site);
-    remove_traps(std::move(sites));
-  }
-  if (!written)
-    return patch_failure(err, failure, targets, "enable");
-
-  for (SdtProbeEntry *p : chosen)
-    p->sites.clear();
-  for (const Target &t : targets)
-    t.probe->sites.push_back(t.site);
-  for (SdtProbeEntry *p : chosen) {
-    std::sort(p->sites.begin(), p->sites.end(),
-              [](const EnabledSite &a, const EnabledSite &b) {
-                return a.site < b.site;
-              });
-    p->mode = how;
-    p->armed = new Armed{handler, user, &p->info};
-    reg.enabled.push_back(p);
-    __atomic_store_n(&p->probe->runtime, static_cast<void *>(p->armed),
-                     __ATOMIC_RELEASE);
-  }
+    choices.push_back(Choice{p, how, handler, user});
+  if (!write_enable(choices, err))
+    return -1;
+  g_enablings.enable(pattern, SdtEnabling{desc, how, handler, user});
   clear(err);
   return static_cast<int>(chosen.size());
 }
@@ -228,76 +450,31 @@ int sdt_disable(const char *pattern, xsdt_error *err) {
   if (parse_pattern(pattern, &desc, err) != 0)
     return -1;
   std::lock_guard<std::mutex> guard(api_lock());
+  sync_objects();
   refresh(); // forgets the probes of unloaded objects: their code is gone
   Registry &reg = registry();
-  std::vector<SdtProbeEntry *> going, staying;
+  std::vector<SdtProbeEntry *> going;
   for (SdtProbeEntry *p : reg.enabled)
-    (matches(desc, *p) ? going : staying).push_back(p);
-  if (going.empty())
+    if (matches(desc, *p))
+      going.push_back(p);
+  if (going.empty()) {
+    // Objects loaded later see this disable whether or not it found an
+    // enabled probe now (they would have had one).
+    g_enablings.disable(pattern,
+                        std::all_of(std::begin(desc.part), std::end(desc.part),
+                                    [](const std::string &part) {
+                                      return part.empty() || part == "*";
+                                    }));
     return fail(err, XSDT_ERR_NOT_ENABLED, "no enabled SDT probe matches '%s'",
                 pattern);
-
-  std::vector<Target> targets;
-  std::vector<CodeWrite> writes;
-  const std::size_t size = isa::jump_site_size();
-  bool jumps = false;
-  for (SdtProbeEntry *p : going) {
-    jumps = jumps || p->mode == XSDT_MODE_JUMP;
-    for (const EnabledSite &s : p->sites) {
-      CodeWrite w;
-      w.addr = s.site;
-      w.size = size;
-      w.prot = s.prot;
-      w.encoding = s.encoding;
-      w.tag = targets.size();
-      enabled_bytes(p->mode, s, w.from); // in reach: it was written so
-      isa::jump_site_nop(*s.encoding, s.site, s.target, w.to);
-      targets.push_back(Target{p, s});
-      writes.push_back(w);
-    }
   }
 
-  // While a jump is turned back into the NOP, a trap at it skips the site.
-  // Trap-mode sites keep their entries (resume at the block) until their
-  // traps are gone.
-  std::vector<TrapEntry> skips;
-  if (jumps)
-    for (const Target &t : targets)
-      if (t.probe->mode == XSDT_MODE_JUMP &&
-          isa::jump_needs_trap_first(*t.site.encoding))
-        skips.push_back(TrapEntry{t.site.site, t.site.site + size});
-  // Those traps need libxsdt's handler: a program that replaced it would
-  // get them instead.
-  if (!skips.empty() && check_trap_handler(err) != 0)
+  const bool everything = std::all_of(
+      std::begin(desc.part), std::end(desc.part),
+      [](const std::string &part) { return part.empty() || part == "*"; });
+  if (!write_disable(going, err))
     return -1;
-  std::vector<std::uintptr_t> skip_sites;
-  for (const TrapEntry &e : skips)
-    skip_sites.push_back(e.site);
-  add_traps(std::move(skips));
-  PatchFailure failure;
-  const bool written = apply_code_writes(std::move(writes), &failure);
-  if (!written) {
-    // Nothing changed: every site holds what it held (jumps or traps).
-    remove_traps(std::move(skip_sites));
-    return patch_failure(err, failure, targets, "disable");
-  }
-  std::vector<std::uintptr_t> sites;
-  for (const Target &t : targets)
-    sites.push_back(t.site.site);
-  remove_traps(std::move(sites));
-
-  // No site jumps or traps to the handlers any more; now make sure that no
-  // thread is still on its way into one.
-  for (SdtProbeEntry *p : going)
-    __atomic_store_n(&p->probe->runtime, nullptr, __ATOMIC_SEQ_CST);
-  wait_for_handlers();
-  for (SdtProbeEntry *p : going) {
-    delete p->armed; // no thread can still read it
-    p->armed = nullptr;
-    p->mode = XSDT_MODE_AUTO;
-    p->sites.clear();
-  }
-  reg.enabled = std::move(staying);
+  g_enablings.disable(pattern, everything);
   clear(err);
   return static_cast<int>(going.size());
 }
@@ -308,6 +485,7 @@ int sdt_list(xsdt_sdt_probe_visitor visit, void *user, xsdt_error *err) {
   std::vector<const xsdt_sdt_probe_info *> infos;
   {
     std::lock_guard<std::mutex> guard(api_lock());
+    sync_objects();
     refresh();
     for (const SdtProbeEntry *p : registry().probes)
       infos.push_back(&p->info); // never freed
@@ -324,6 +502,7 @@ int sdt_list_sites(xsdt_sdt_site_visitor visit, void *user, xsdt_error *err) {
   std::vector<xsdt_mode> states;
   {
     std::lock_guard<std::mutex> guard(api_lock());
+    sync_objects();
     refresh();
     sites = registry().sites;
     for (const RegisteredSite &s : sites)
@@ -345,6 +524,7 @@ int sdt_list_invalid(xsdt_sdt_invalid_visitor visit, void *user,
   std::vector<std::string> invalid;
   {
     std::lock_guard<std::mutex> guard(api_lock());
+    sync_objects();
     refresh();
     invalid = registry().invalid;
   }

@@ -40,6 +40,7 @@ struct SdtProbeEntry {
   Armed *armed = nullptr;
   std::vector<EnabledSite> sites; // as written by the enable
   unsigned long batch = 0;        // == g_batch: chosen by the current enable
+  xsdt_mode pending = XSDT_MODE_AUTO; // the mode the current enable writes
 };
 
 struct RegisteredSite {

@@ -166,4 +166,20 @@ void remove_traps(std::vector<std::uintptr_t> sites) {
   publish_content();
 }
 
+// Removes these sites from the history (their object was unloaded).
+void forget_trap_history(std::vector<std::uintptr_t> sites) {
+  std::sort(sites.begin(), sites.end());
+  std::vector<std::uintptr_t> kept;
+  for (std::uintptr_t site : g_trapped_ever)
+    if (!std::binary_search(sites.begin(), sites.end(), site))
+      kept.push_back(site);
+  if (kept.size() == g_trapped_ever.size())
+    return;
+  g_trapped_ever = std::move(kept);
+  replace(g_trap_history,
+          make_trap_table(g_trapped_ever, [](std::uintptr_t site) {
+            return TrapEntry{site, site};
+          }));
+}
+
 } // namespace xsdt::rt

@@ -30,6 +30,10 @@ void add_traps(std::vector<TrapEntry> add);
 // from the code.
 void remove_traps(std::vector<std::uintptr_t> sites);
 
+// Under api_lock(). Removes these sites from the history: their object was
+// unloaded, and code mapped there later must not be taken for ours.
+void forget_trap_history(std::vector<std::uintptr_t> sites);
+
 } // namespace xsdt::rt
 
 #endif // XSDT_RUNTIME_SDT_TRAPS_H

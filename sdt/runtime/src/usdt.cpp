@@ -16,10 +16,12 @@
 // by the enable/disable calls.
 #include "usdt.h"
 
+#include "enablings.h"
 #include "errors.h"
 #include "internal.h"
 #include "isa.h"
 #include "machdep.h"
+#include "object_events.h"
 #include "patch.h"
 #include "safe_read.h"
 #include "trap.h"
@@ -35,6 +37,7 @@
 #include <cstring>
 #include <fnmatch.h>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -72,7 +75,9 @@ std::atomic<const Table *> g_enabled{&kEmpty};
 // concurrent disable removed it is recognised here and re-executed.
 std::atomic<const Table *> g_history{&kEmpty};
 
-std::vector<SiteRecord *> g_active; // under api_lock(): the enabled sites
+// Under api_lock(): the enabled sites. Never destroyed: objects'
+// destructors may unload probes during exit.
+std::vector<SiteRecord *> &g_active = *new std::vector<SiteRecord *>;
 
 // ---- Patterns ----------------------------------------------------------
 
@@ -137,8 +142,12 @@ const Table *make_table(std::vector<SiteRecord *> recs) {
 }
 
 const Table *make_history(const Table *old,
-                          const std::vector<SiteRecord *> &add) {
-  std::vector<std::uintptr_t> all(old->sites, old->sites + old->n);
+                          const std::vector<SiteRecord *> &add,
+                          const std::vector<std::uintptr_t> &drop = {}) {
+  std::vector<std::uintptr_t> all;
+  for (std::size_t i = 0; i < old->n; ++i)
+    if (std::find(drop.begin(), drop.end(), old->sites[i]) == drop.end())
+      all.push_back(old->sites[i]);
   for (const SiteRecord *r : add)
     all.push_back(r->site);
   std::sort(all.begin(), all.end());
@@ -270,6 +279,264 @@ std::string probe_name(const SiteRecord &r) {
   return r.provider + ":" + r.name;
 }
 
+// ---- Enabling sites --------------------------------------------------------
+
+// Until published, records are owned by their vector.
+struct Owner {
+  std::vector<SiteRecord *> *v;
+  bool keep = false;
+  ~Owner() {
+    if (!keep)
+      for (SiteRecord *r : *v)
+        delete r;
+  }
+};
+
+// A record for site s with its compiled arguments, or null and err.
+SiteRecord *make_record(const ProbeSite &s, xsdt_probe_handler handler,
+                        void *user, std::vector<SiteRecord *> &fresh,
+                        xsdt_error *err) {
+  const Arch arch = machdep::arch();
+  auto rec = new SiteRecord;
+  fresh.push_back(rec);
+  rec->site = s.pc;
+  rec->semaphore = s.semaphore;
+  rec->prot = s.prot;
+  rec->provider = s.provider;
+  rec->name = s.name;
+  rec->args = s.args;
+  rec->object = s.object;
+  rec->handler = handler;
+  rec->user = user;
+  auto locs = parse_arg_specs(s.args, arch);
+  if (!locs) {
+    fail(err, XSDT_ERR_BAD_SPEC, "probe %s:%s at %#lx: %s", s.provider.c_str(),
+         s.name.c_str(), static_cast<unsigned long>(s.pc),
+         locs.error().to_string().c_str());
+    return nullptr;
+  }
+  rec->argc = static_cast<int>(locs->size());
+  for (std::size_t i = 0; i < locs->size(); ++i) {
+    auto c = compile_arg((*locs)[i], arch);
+    if (!c) {
+      fail(err, XSDT_ERR_BAD_SPEC, "probe %s:%s at %#lx, argument %zu: %s",
+           s.provider.c_str(), s.name.c_str(), static_cast<unsigned long>(s.pc),
+           i + 1, c.error().to_string().c_str());
+      return nullptr;
+    }
+    rec->compiled[i] = c.value();
+  }
+  rec->info = xsdt_probe_info{rec->provider.c_str(),
+                              rec->name.c_str(),
+                              rec->args.c_str(),
+                              rec->object.c_str(),
+                              rec->site,
+                              rec->semaphore,
+                              rec->argc};
+  return rec;
+}
+
+bool is_active(std::uintptr_t site) {
+  for (const SiteRecord *r : g_active)
+    if (r->site == site)
+      return true;
+  return false;
+}
+
+// Writes the traps of fresh records, all or nothing: checks every site,
+// publishes the entries, writes one batch, counts the semaphores. On
+// failure nothing is patched and 0 is returned with err filled.
+bool arm(Owner &owner, xsdt_error *err) {
+  std::vector<SiteRecord *> &fresh = *owner.v;
+  // Check every site before touching any, so that a foreign site leaves
+  // nothing patched.
+  const std::size_t longest = isa::site_encodings()[0].nop.size();
+  for (SiteRecord *r : fresh) {
+    r->encoding = match_encoding(r->site);
+    if (!r->encoding) {
+      fail(err, XSDT_ERR_UNEXPECTED_BYTES,
+           "probe %s at %#lx: expected %s, found %s", probe_name(*r).c_str(),
+           static_cast<unsigned long>(r->site), expected_encodings().c_str(),
+           hex_bytes(reinterpret_cast<const unsigned char *>(r->site), longest)
+               .c_str());
+      return false;
+    }
+  }
+
+  if (install_sigtrap_handler(err) != 0)
+    return false;
+
+  // Publish the entries before the traps exist.
+  const Table *before = g_enabled.load();
+  std::vector<SiteRecord *> all = g_active;
+  all.insert(all.end(), fresh.begin(), fresh.end());
+  g_history.store(make_history(g_history.load(), fresh));
+  g_enabled.store(make_table(all), std::memory_order_release);
+  owner.keep = true; // published: a handler may hold them from now on
+
+  // One batch: re-checks every NOP right before its write, and puts every
+  // NOP back if anything fails (all or nothing).
+  std::vector<CodeWrite> writes;
+  for (std::size_t i = 0; i < fresh.size(); ++i)
+    writes.push_back(trap_write(*fresh[i], true, i));
+  PatchFailure failure;
+  if (!apply_code_writes(std::move(writes), &failure)) {
+    g_enabled.store(before, std::memory_order_release);
+    const SiteRecord &r = *fresh[failure.tag];
+    fail(err, failure.code, "probe %s at %#lx: %s", probe_name(r).c_str(),
+         static_cast<unsigned long>(r.site), failure.reason.c_str());
+    return false;
+  }
+  for (const SiteRecord *r : fresh)
+    add_semaphore(r->semaphore, +1);
+  g_active = std::move(all);
+  return true;
+}
+
+// ---- Objects loaded and unloaded after an enable (object_events.h) ---------
+
+struct UsdtEnabling {
+  Pattern pattern;
+  xsdt_probe_handler handler = nullptr;
+  void *user = nullptr;
+};
+
+// Under api_lock(); never destroyed (see g_active).
+Enablings<UsdtEnabling> &g_enablings = *new Enablings<UsdtEnabling>;
+ObjectTracker &g_objects = *new ObjectTracker;
+// Sites of unloaded objects whose history entries go once the object is
+// gone (a trap taken just before the NOPs were restored still finds them).
+std::vector<std::uintptr_t> &g_dying_sites = *new std::vector<std::uintptr_t>;
+
+// Forgets records without touching code or semaphores (their object is
+// gone, or was loaded again and holds the NOP).
+void forget(const std::vector<SiteRecord *> &gone) {
+  if (gone.empty())
+    return;
+  std::vector<SiteRecord *> staying;
+  for (SiteRecord *r : g_active)
+    if (std::find(gone.begin(), gone.end(), r) == gone.end())
+      staying.push_back(r);
+  std::vector<std::uintptr_t> sites;
+  for (const SiteRecord *r : gone)
+    sites.push_back(r->site);
+  g_enabled.store(make_table(staying), std::memory_order_release);
+  g_history.store(make_history(g_history.load(), {}, sites));
+  g_active = std::move(staying);
+}
+
+// Applies the enablings in force to the probes of one new object, all or
+// nothing; a failure is kept for xsdt_late_error().
+void apply_to_object(const ObjectSpan &object,
+                     const std::vector<ProbeSite> &sites) {
+  std::vector<SiteRecord *> fresh;
+  Owner owner{&fresh};
+  xsdt_error err;
+  for (const ProbeSite &s : sites) {
+    if (!object.contains(s.pc) || is_active(s.pc))
+      continue;
+    bool duplicate = false;
+    for (const SiteRecord *r : fresh)
+      duplicate = duplicate || r->site == s.pc;
+    if (duplicate)
+      continue;
+    const auto *e = g_enablings.find([&](const std::string &text) {
+      Pattern p;
+      return parse_pattern(text.c_str(), &p) && matches(p, s.provider, s.name);
+    });
+    if (!e)
+      continue;
+    if (!make_record(s, e->payload.handler, e->payload.user, fresh, &err)) {
+      note_late_error(err);
+      return;
+    }
+  }
+  if (!fresh.empty() && !arm(owner, &err))
+    note_late_error(err);
+}
+
+void sync_usdt(const ObjectKey *fresh) {
+  if (!g_objects.changed() && !fresh)
+    return;
+  std::vector<ObjectSpan> now = loaded_spans();
+  // Records of objects that are gone, or loaded again (the site holds the
+  // NOP, not our trap): nothing of theirs is ours to restore.
+  std::vector<SiteRecord *> gone;
+  std::set<ObjectKey> reloaded;
+  for (SiteRecord *r : g_active) {
+    const ObjectSpan *s = span_holding(now, r->site);
+    if (!s) {
+      gone.push_back(r);
+    } else if (!holds_trap(*r)) {
+      gone.push_back(r);
+      reloaded.insert(s->key);
+    }
+  }
+  forget(gone);
+  std::vector<ObjectSpan> add = g_objects.update(now, fresh, reloaded);
+  // Dying sites whose object is gone leave the history.
+  std::vector<std::uintptr_t> dead;
+  std::erase_if(g_dying_sites, [&](std::uintptr_t site) {
+    const ObjectSpan *s = span_holding(now, site);
+    bool is_dead = !s || (fresh && s->key == *fresh);
+    if (is_dead)
+      dead.push_back(site);
+    return is_dead;
+  });
+  if (!dead.empty())
+    g_history.store(make_history(g_history.load(), {}, dead));
+  if (add.empty() || g_enablings.empty())
+    return;
+  std::vector<ProbeSite> sites = discover_probes();
+  for (const ObjectSpan &object : add)
+    apply_to_object(object, sites);
+}
+
+// The object's destructor runs: its traps are put back to the NOP (the code
+// is still mapped, and at exit other threads may still run it), its
+// semaphores counted down, its records dropped.
+void unloading_usdt(const ObjectSpan &object) {
+  std::vector<SiteRecord *> going, staying;
+  for (SiteRecord *r : g_active)
+    (object.contains(r->site) ? going : staying).push_back(r);
+  g_objects.dying(object.key);
+  if (going.empty())
+    return;
+  std::vector<CodeWrite> writes;
+  for (std::size_t i = 0; i < going.size(); ++i)
+    if (holds_trap(*going[i]))
+      writes.push_back(trap_write(*going[i], false, i));
+  PatchFailure failure;
+  if (!apply_code_writes(std::move(writes), &failure)) {
+    const SiteRecord &r = *going[failure.tag];
+    xsdt_error err;
+    fail(&err, failure.code, "unloading %s: probe %s at %#lx: %s",
+         object.key.name.c_str(), probe_name(r).c_str(),
+         static_cast<unsigned long>(r.site), failure.reason.c_str());
+    note_late_error(err);
+  }
+  g_enabled.store(make_table(staying), std::memory_order_release);
+  for (const SiteRecord *r : going) {
+    add_semaphore(r->semaphore, -1);
+    g_dying_sites.push_back(r->site);
+  }
+  g_active = std::move(staying);
+}
+
+const ObjectListener kUsdtListener{sync_usdt, unloading_usdt};
+
+// Before the first enable discovers: from then on the tracker knows which
+// objects the enablings were applied to.
+void start_listening() {
+  static bool listening = false;
+  if (listening)
+    return;
+  g_objects.changed();
+  g_objects.update(loaded_spans(), nullptr, {});
+  listen_for_objects(&kUsdtListener);
+  listening = true;
+}
+
 } // namespace
 
 // ---- The API bodies (usdt.h) --------------------------------------------
@@ -280,6 +547,7 @@ int usdt_list(xsdt_probe_visitor visit, void *user, xsdt_error *err) {
   std::vector<ProbeSite> sites;
   {
     std::lock_guard<std::mutex> guard(api_lock());
+    sync_objects();
     sites = discover_probes();
   }
   clear(err);
@@ -305,19 +573,11 @@ int usdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
     return fail(err, XSDT_ERR_INTERNAL, "no handler given");
 
   std::lock_guard<std::mutex> guard(api_lock());
+  sync_objects();
+  start_listening();
   std::vector<ProbeSite> sites = discover_probes();
-  const Arch arch = machdep::arch();
   std::vector<SiteRecord *> fresh;
-  // Until published, records are owned here.
-  struct Owner {
-    std::vector<SiteRecord *> *v;
-    bool keep = false;
-    ~Owner() {
-      if (!keep)
-        for (SiteRecord *r : *v)
-          delete r;
-    }
-  } owner{&fresh};
+  Owner owner{&fresh};
 
   for (const ProbeSite &s : sites) {
     if (!matches(pat, s.provider, s.name))
@@ -327,91 +587,18 @@ int usdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
       duplicate = duplicate || r->site == s.pc;
     if (duplicate)
       continue; // two notes for one site: one trap serves both
-    for (const SiteRecord *r : g_active)
-      if (r->site == s.pc)
-        return fail(err, XSDT_ERR_ALREADY_ENABLED,
-                    "probe %s:%s at %#lx is already enabled",
-                    s.provider.c_str(), s.name.c_str(),
-                    static_cast<unsigned long>(s.pc));
-    auto rec = new SiteRecord;
-    fresh.push_back(rec);
-    rec->site = s.pc;
-    rec->semaphore = s.semaphore;
-    rec->prot = s.prot;
-    rec->provider = s.provider;
-    rec->name = s.name;
-    rec->args = s.args;
-    rec->object = s.object;
-    rec->handler = handler;
-    rec->user = user;
-    auto locs = parse_arg_specs(s.args, arch);
-    if (!locs)
-      return fail(err, XSDT_ERR_BAD_SPEC, "probe %s:%s at %#lx: %s",
-                  s.provider.c_str(), s.name.c_str(),
-                  static_cast<unsigned long>(s.pc),
-                  locs.error().to_string().c_str());
-    rec->argc = static_cast<int>(locs->size());
-    for (std::size_t i = 0; i < locs->size(); ++i) {
-      auto c = compile_arg((*locs)[i], arch);
-      if (!c)
-        return fail(err, XSDT_ERR_BAD_SPEC,
-                    "probe %s:%s at %#lx, argument %zu: %s", s.provider.c_str(),
-                    s.name.c_str(), static_cast<unsigned long>(s.pc), i + 1,
-                    c.error().to_string().c_str());
-      rec->compiled[i] = c.value();
-    }
-    rec->info = xsdt_probe_info{rec->provider.c_str(),
-                                rec->name.c_str(),
-                                rec->args.c_str(),
-                                rec->object.c_str(),
-                                rec->site,
-                                rec->semaphore,
-                                rec->argc};
+    if (is_active(s.pc))
+      return fail(err, XSDT_ERR_ALREADY_ENABLED,
+                  "probe %s:%s at %#lx is already enabled", s.provider.c_str(),
+                  s.name.c_str(), static_cast<unsigned long>(s.pc));
+    if (!make_record(s, handler, user, fresh, err))
+      return -1;
   }
   if (fresh.empty())
     return fail(err, XSDT_ERR_NO_MATCH, "no probe matches '%s'", pattern);
-
-  // Check every site before touching any, so that a foreign site leaves
-  // nothing patched.
-  const std::size_t longest = isa::site_encodings()[0].nop.size();
-  for (SiteRecord *r : fresh) {
-    r->encoding = match_encoding(r->site);
-    if (!r->encoding)
-      return fail(
-          err, XSDT_ERR_UNEXPECTED_BYTES,
-          "probe %s at %#lx: expected %s, found %s", probe_name(*r).c_str(),
-          static_cast<unsigned long>(r->site), expected_encodings().c_str(),
-          hex_bytes(reinterpret_cast<const unsigned char *>(r->site), longest)
-              .c_str());
-  }
-
-  if (install_sigtrap_handler(err) != 0)
+  if (!arm(owner, err))
     return -1;
-
-  // Publish the entries before the traps exist.
-  const Table *before = g_enabled.load();
-  std::vector<SiteRecord *> all = g_active;
-  all.insert(all.end(), fresh.begin(), fresh.end());
-  g_history.store(make_history(g_history.load(), fresh));
-  g_enabled.store(make_table(all), std::memory_order_release);
-  owner.keep = true; // published: a handler may hold them from now on
-
-  // One batch: re-checks every NOP right before its write, and puts every
-  // NOP back if anything fails (all or nothing).
-  std::vector<CodeWrite> writes;
-  for (std::size_t i = 0; i < fresh.size(); ++i)
-    writes.push_back(trap_write(*fresh[i], true, i));
-  PatchFailure failure;
-  if (!apply_code_writes(std::move(writes), &failure)) {
-    g_enabled.store(before, std::memory_order_release);
-    const SiteRecord &r = *fresh[failure.tag];
-    return fail(err, failure.code, "probe %s at %#lx: %s",
-                probe_name(r).c_str(), static_cast<unsigned long>(r.site),
-                failure.reason.c_str());
-  }
-  for (const SiteRecord *r : fresh)
-    add_semaphore(r->semaphore, +1);
-  g_active = std::move(all);
+  g_enablings.enable(pattern, UsdtEnabling{pat, handler, user});
   clear(err);
   return static_cast<int>(fresh.size());
 }
@@ -423,12 +610,18 @@ int usdt_disable(const char *pattern, xsdt_error *err) {
                 "pattern '%s' is not 'provider:name' (fnmatch globs)",
                 pattern ? pattern : "(null)");
   std::lock_guard<std::mutex> guard(api_lock());
+  sync_objects();
   std::vector<SiteRecord *> going, staying;
   for (SiteRecord *r : g_active)
     (matches(pat, r->provider, r->name) ? going : staying).push_back(r);
-  if (going.empty())
+  // Objects loaded later see this disable whether or not it found an
+  // enabled probe now (they would have had one).
+  const bool everything = pat.provider == "*" && pat.name == "*";
+  if (going.empty()) {
+    g_enablings.disable(pattern, everything);
     return fail(err, XSDT_ERR_NOT_ENABLED, "no enabled probe matches '%s'",
                 pattern);
+  }
   for (const SiteRecord *r : going)
     if (!holds_trap(*r))
       return fail(err, XSDT_ERR_UNEXPECTED_BYTES,
@@ -454,6 +647,7 @@ int usdt_disable(const char *pattern, xsdt_error *err) {
   for (const SiteRecord *r : going)
     add_semaphore(r->semaphore, -1);
   g_active = std::move(staying);
+  g_enablings.disable(pattern, everything);
   clear(err);
   return static_cast<int>(going.size());
 }

@@ -125,6 +125,14 @@ int xsdt_set_trap_forward(int signo, const struct sigaction *act,
  * replaced it after libxsdt installed it. */
 int xsdt_check_trap_handler(xsdt_error *err);
 
+/* Objects loaded after an enable (dlopen) get the probes the enablings in
+ * force give them: objects built with <xsdt/usdt.h> or <xsdt/sdt.h> while
+ * dlopen runs, others (SystemTap's <sys/sdt.h>) at the next API call. A
+ * failure there (foreign bytes, an argument spec that cannot be decoded)
+ * leaves that object unpatched and is kept: this returns how many happened
+ * since the last call (0: none) and fills err with the first. */
+int xsdt_late_error(xsdt_error *err);
+
 #ifdef __cplusplus
 }
 #endif
