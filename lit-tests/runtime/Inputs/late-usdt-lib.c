@@ -3,7 +3,9 @@
  * registration hook, so libxsdt notices it at its next API call. */
 #ifdef LATE_SYS_SDT
 #include <sys/sdt.h>
-#define LATE_PROBE2(p, n, a, b) STAP_PROBE2(p, n, a, b)
+/* b as a word: <sys/sdt.h> describes a long long in one register of its
+ * pair on armhf (catalog armhf-wide-values). */
+#define LATE_PROBE2(p, n, a, b) STAP_PROBE2(p, n, a, (long)(b))
 #define LATE_PROBE1(p, n, a) STAP_PROBE1(p, n, a)
 #else
 #include <xsdt/usdt.h>

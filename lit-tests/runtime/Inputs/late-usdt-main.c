@@ -73,14 +73,18 @@ int main(int argc, char **argv) {
 
   void *a;
   fire_fn fire = load(argv[2], &a);
+  /* A <sys/sdt.h> library ("next") gets a value that fits 32 bits: that
+   * header cannot describe a 64-bit one on armhf (catalog
+   * armhf-wide-values), which is not what this case is about. */
+  long long y = strcmp(how, "next") == 0 ? -50000 : -5000000000LL;
   if (strcmp(how, "next") == 0) {
     hits = 0;
-    fire(-7, -5000000000LL);
+    fire(-7, y);
     printf("before the next call: %d hit(s)\n", hits);
     RT_CHECK(hits == 0);
     RT_CHECK(xsdt_list(NULL, NULL, &err) > 0);
   }
-  fire_and_check(fire, "lib", -7, -5000000000LL);
+  fire_and_check(fire, "lib", -7, y);
   RT_CHECK(xsdt_late_error(&err) == 0);
 
   if (strcmp(how, "reload") == 0 && argc >= 4) {
