@@ -109,7 +109,7 @@ class KnownBugCheck(unittest.TestCase):
 
 
 class CacheKey(unittest.TestCase):
-    def key(self, repo_file_text, opt="-O2", tool_text="run-once"):
+    def key(self, repo_file_text, opt="-O2", tool_text="run-once", soak=False):
         with tempfile.TemporaryDirectory() as tmp:
             inspect = os.path.join(tmp, "inspect")
             with open(inspect, "w") as f:
@@ -120,7 +120,8 @@ class CacheKey(unittest.TestCase):
             matrix._tree_digests.clear()
             args = argparse.Namespace(inspect=inspect, dtrace=inspect, lit=inspect,
                                       llvm_bin=tmp, tools=tmp,
-                                      filter=None, num_shards=None, run_shard=None)
+                                      filter=None, num_shards=None, run_shard=None,
+                                      soak=soak)
             return matrix.cell_cache_key(XSDT, toolchain("gcc-12"), opt, "pie", args)
 
     def test_key_changes_with_an_input_and_an_option(self):
@@ -128,6 +129,8 @@ class CacheKey(unittest.TestCase):
         self.assertNotEqual(self.key("a"), self.key("b"))
         self.assertNotEqual(self.key("a"), self.key("a", opt="-O3"))
         self.assertNotEqual(self.key("a"), self.key("a", tool_text="rebuilt"))
+        # A soak run has tests that a run without --soak leaves out.
+        self.assertNotEqual(self.key("a"), self.key("a", soak=True))
 
 
 class Parallelism(unittest.TestCase):
