@@ -346,7 +346,7 @@ bool is_active(std::uintptr_t site) {
 // Writes the traps of fresh records, all or nothing: checks every site,
 // publishes the entries, writes one batch, counts the semaphores. On
 // failure nothing is patched and 0 is returned with err filled.
-bool arm_traps(Owner &owner, xsdt_error *err) {
+bool set_traps(Owner &owner, xsdt_error *err) {
   std::vector<SiteRecord *> &fresh = *owner.v;
   // Check every site before touching any, so that a foreign site leaves
   // nothing patched.
@@ -451,7 +451,7 @@ void apply_to_object(const ObjectSpan &object,
       return;
     }
   }
-  if (!fresh.empty() && !arm_traps(owner, &err))
+  if (!fresh.empty() && !set_traps(owner, &err))
     note_late_error(err);
 }
 
@@ -596,7 +596,7 @@ int usdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
   }
   if (fresh.empty())
     return fail(err, XSDT_ERR_NO_MATCH, "no probe matches '%s'", pattern);
-  if (!arm_traps(owner, err))
+  if (!set_traps(owner, err))
     return -1;
   g_enablings.enable(pattern, UsdtEnabling{pat, handler, user});
   clear(err);
