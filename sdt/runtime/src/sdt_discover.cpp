@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <bit>
 #include <cerrno>
+#include <cstring>
 #include <map>
 #include <optional>
 
@@ -257,8 +258,25 @@ SdtDiscovery discover_sdt(bool check_bytes) {
   SdtDiscovery out;
   for (const LoadedObject &object : loaded_objects()) {
     ElfFile file(object.file_path());
+    // The program's file, or a library's by its path, that cannot be
+    // opened (no /proc, a library removed from disk) is reported; the
+    // vdso, whose name is no path, has no file.
+    const bool has_path =
+        object.name.empty() || object.name.find('/') != std::string::npos;
+    if (file.open_errno() && has_path)
+      out.invalid.push_back(
+          std::string(object.file_path()) + ": cannot open it: " +
+          std::strerror(file.open_errno()) + "; its SDT records are not read");
     if (!file.ok())
       continue; // the vdso, or a file without section headers
+    if (std::string why = file.mismatch(object); !why.empty()) {
+      out.invalid.push_back(
+          (object.name.empty() ? main_program_path() : object.name) +
+          ": the file on disk is not the loaded object (replaced since it "
+          "was loaded?): " +
+          why + "; its SDT records are not read");
+      continue;
+    }
     SdtObjectImage image;
     bool has_records = false;
     for (const ElfW(Shdr) & section : file.sections()) {

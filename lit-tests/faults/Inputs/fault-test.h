@@ -1,0 +1,94 @@
+/* Shared helpers of the fault-injection tests (lit-tests/faults): what a
+ * failed call must leave behind, read from outside the runtime. Every site
+ * holds the bytes it held before the call (its NOP, or its jump or trap if
+ * it was enabled), and every page keeps the protection /proc/self/maps
+ * showed before the call. */
+#ifndef XSDT_FAULT_TEST_H
+#define XSDT_FAULT_TEST_H
+
+#include "../../jump/Inputs/jump-test.h"
+
+#include <errno.h>
+
+#define FT_MAX_SITES JT_MAX_SITES
+
+/* The state of a set of sites: their bytes and the protection of the page
+ * holding each (the "r-xp" column of /proc/self/maps). */
+struct ft_state {
+  int n;
+  uintptr_t site[FT_MAX_SITES];
+  unsigned char bytes[FT_MAX_SITES][RT_SITE_SIZE];
+  char prot[FT_MAX_SITES][5];
+};
+
+/* The permissions column of the /proc/self/maps line holding addr, or
+ * "????" when no line holds it (or the file cannot be read). */
+static inline void ft_maps_prot(uintptr_t addr, char out[5]) {
+  strcpy(out, "????");
+  FILE *maps = fopen("/proc/self/maps", "r");
+  if (!maps)
+    return;
+  char line[512];
+  while (fgets(line, sizeof line, maps)) {
+    unsigned long lo, hi;
+    char perms[5];
+    if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) == 3 && addr >= lo &&
+        addr < hi) {
+      memcpy(out, perms, 5);
+      break;
+    }
+  }
+  fclose(maps);
+}
+
+static inline void ft_capture(struct ft_state *s, const struct jt_sites *l) {
+  s->n = l->n;
+  for (int i = 0; i < l->n; ++i) {
+    s->site[i] = l->s[i].site;
+    memcpy(s->bytes[i], (const void *)l->s[i].site, RT_SITE_SIZE);
+    ft_maps_prot(l->s[i].site, s->prot[i]);
+  }
+}
+
+/* The number of sites whose bytes or page protection differ from `before`
+ * (each difference printed). */
+static inline int ft_changed(const struct ft_state *before) {
+  int changed = 0;
+  for (int i = 0; i < before->n; ++i) {
+    char prot[5];
+    char hex[64];
+    ft_maps_prot(before->site[i], prot);
+    int bytes_differ =
+        memcmp((const void *)before->site[i], before->bytes[i], RT_SITE_SIZE);
+    if (bytes_differ || strcmp(prot, before->prot[i]) != 0) {
+      printf("  site %#lx: bytes %s%s, page %s (was %s)\n",
+             (unsigned long)before->site[i],
+             jt_hex(hex, sizeof hex, before->site[i]),
+             bytes_differ ? " (changed)" : "", prot, before->prot[i]);
+      ++changed;
+    }
+  }
+  return changed;
+}
+
+/* The number of sites in l whose listed state is not `state`. */
+static inline int ft_not_in_state(const char *prefix, xsdt_mode state) {
+  struct jt_sites now;
+  jt_list_sites(prefix, &now);
+  int n = 0;
+  for (int i = 0; i < now.n; ++i)
+    n += now.s[i].state != state;
+  return n;
+}
+
+/* "-1 XSDT_ERR_X: message", for the output. */
+static inline void ft_print_result(const char *what, int result,
+                                   const xsdt_error *err) {
+  if (result < 0)
+    printf("%s: %d %s: %s\n", what, result, xsdt_status_name(err->code),
+           err->message);
+  else
+    printf("%s: %d\n", what, result);
+}
+
+#endif
