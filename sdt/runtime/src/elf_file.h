@@ -197,6 +197,9 @@ public:
   bool ok() const { return ok_; }
   // The errno of a failed open, or 0 (the file opened).
   int open_errno() const { return open_errno_; }
+  // The errno of the last pread that failed (not one that read too
+  // little), or 0.
+  int read_errno() const { return read_errno_; }
   const std::vector<ElfW(Shdr)> &sections() const { return sections_; }
 
   std::string_view section_name(const ElfW(Shdr) & section) const {
@@ -217,6 +220,8 @@ public:
     auto *p = static_cast<char *>(dst);
     while (n > 0) {
       ssize_t got = ::pread(fd_, p, n, static_cast<off_t>(offset));
+      if (got < 0)
+        read_errno_ = errno;
       if (got <= 0)
         return false;
       p += got;
@@ -335,6 +340,7 @@ private:
   int fd_;
   bool ok_ = false;
   int open_errno_ = 0;
+  mutable int read_errno_ = 0;
   std::vector<ElfW(Phdr)> phdrs_;
   std::vector<ElfW(Shdr)> sections_;
   std::vector<char> names_; // the section name string table, NUL-terminated

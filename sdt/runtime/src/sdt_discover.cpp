@@ -259,14 +259,16 @@ SdtDiscovery discover_sdt(bool check_bytes) {
   for (const LoadedObject &object : loaded_objects()) {
     ElfFile file(object.file_path());
     // The program's file, or a library's by its path, that cannot be
-    // opened (no /proc, a library removed from disk) is reported; the
-    // vdso, whose name is no path, has no file.
+    // opened or read (no /proc, a library removed from disk, an I/O
+    // error) is reported; the vdso, whose name is no path, has no file.
     const bool has_path =
         object.name.empty() || object.name.find('/') != std::string::npos;
-    if (file.open_errno() && has_path)
+    if (int e = file.open_errno() ? file.open_errno() : file.read_errno();
+        e && has_path)
       out.invalid.push_back(
-          std::string(object.file_path()) + ": cannot open it: " +
-          std::strerror(file.open_errno()) + "; its SDT records are not read");
+          std::string(object.file_path()) +
+          (file.open_errno() ? ": cannot open it: " : ": cannot read it: ") +
+          std::strerror(e) + "; its SDT records are not read");
     if (!file.ok())
       continue; // the vdso, or a file without section headers
     if (std::string why = file.mismatch(object); !why.empty()) {
