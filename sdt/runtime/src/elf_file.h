@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -128,8 +129,16 @@ inline void add_load_segment(LoadedObject &object, std::uintptr_t start,
     object.segments.push_back(LoadSegment{hi, end, prot});
 }
 
-inline int collect_loaded_object(dl_phdr_info *info, std::size_t, void *data) {
-  auto *objects = static_cast<std::vector<LoadedObject> *>(data);
+// What dl_iterate_phdr collects. No exception may leave its callback: it
+// would unwind through glibc's dl_iterate_phdr, which holds the loader's
+// lock (and, out of memory, cannot even load the unwinder).
+struct LoadedObjects {
+  std::vector<LoadedObject> objects;
+  bool out_of_memory = false;
+};
+
+inline void collect_one(dl_phdr_info *info,
+                        std::vector<LoadedObject> *objects) {
   LoadedObject object;
   object.name = info->dlpi_name ? info->dlpi_name : "";
   object.bias = info->dlpi_addr;
@@ -160,6 +169,16 @@ inline int collect_loaded_object(dl_phdr_info *info, std::size_t, void *data) {
                                       ph.p_memsz, ph.p_align == 8 ? 8 : 4);
   }
   objects->push_back(std::move(object));
+}
+
+inline int collect_loaded_object(dl_phdr_info *info, std::size_t, void *data) {
+  auto *collected = static_cast<LoadedObjects *>(data);
+  try {
+    collect_one(info, &collected->objects);
+  } catch (const std::bad_alloc &) {
+    collected->out_of_memory = true;
+    return 1; // stop; loaded_objects() throws it again
+  }
   return 0;
 }
 
@@ -168,9 +187,11 @@ inline int collect_loaded_object(dl_phdr_info *info, std::size_t, void *data) {
 // The main program and every loaded shared object (dl_iterate_phdr works in
 // static binaries too). The vdso is included; its file cannot be opened.
 inline std::vector<LoadedObject> loaded_objects() {
-  std::vector<LoadedObject> objects;
-  dl_iterate_phdr(detail::collect_loaded_object, &objects);
-  return objects;
+  detail::LoadedObjects collected;
+  dl_iterate_phdr(detail::collect_loaded_object, &collected);
+  if (collected.out_of_memory)
+    throw std::bad_alloc();
+  return std::move(collected.objects);
 }
 
 // Sections are bounded to keep a corrupt file from asking for gigabytes.

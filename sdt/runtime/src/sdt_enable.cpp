@@ -33,7 +33,9 @@
 #include <cstdint>
 #include <cstring>
 #include <fnmatch.h>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -96,6 +98,17 @@ struct Target {
   SdtProbeEntry *probe;
   EnabledSite site;
 };
+
+// remove_traps, once the sites hold whole instructions again: out of
+// memory, their entries stay in the trap table, where they are harmless (a
+// site that holds a whole instruction does not trap; a later trap write
+// replaces the entry).
+void remove_traps_if_memory(std::vector<std::uintptr_t> sites) noexcept {
+  try {
+    remove_traps(std::move(sites));
+  } catch (const std::bad_alloc &) {
+  }
+}
 
 int patch_failure(xsdt_error *err, const PatchFailure &f,
                   const std::vector<Target> &targets, const char *doing) {
@@ -191,30 +204,41 @@ int sdt_enable(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
       entries.push_back(TrapEntry{t.site.site, t.site.target});
     add_traps(std::move(entries));
   }
+  // What the enable allocates once its sites are written is allocated
+  // first: a std::bad_alloc after the write would leave written sites to a
+  // probe that is not enabled (lit-tests/faults/oom-while-enabling.test).
+  std::vector<std::uintptr_t> sites;
+  sites.reserve(targets.size());
+  for (const Target &t : targets)
+    sites.push_back(t.site.site);
+  std::vector<std::unique_ptr<Armed>> armed;
+  for (SdtProbeEntry *p : chosen) {
+    armed.push_back(std::make_unique<Armed>(Armed{handler, user, &p->info}));
+    p->sites.clear();
+    p->sites.reserve(static_cast<std::size_t>(
+        std::count_if(targets.begin(), targets.end(),
+                      [p](const Target &t) { return t.probe == p; })));
+  }
+  reg.enabled.reserve(reg.enabled.size() + chosen.size());
+
   PatchFailure failure;
   const bool any_write = !writes.empty();
   const bool written = apply_code_writes(std::move(writes), &failure);
-  if (traps && any_write && (!written || how == XSDT_MODE_JUMP)) {
-    // The sites hold no trap now (jump written, or all restored).
-    std::vector<std::uintptr_t> sites;
-    for (const Target &t : targets)
-      sites.push_back(t.site.site);
-    remove_traps(std::move(sites));
-  }
+  if (traps && any_write && (!written || how == XSDT_MODE_JUMP))
+    remove_traps_if_memory(std::move(sites)); // no trap there now
   if (!written)
     return patch_failure(err, failure, targets, "enable");
 
-  for (SdtProbeEntry *p : chosen)
-    p->sites.clear();
   for (const Target &t : targets)
     t.probe->sites.push_back(t.site);
-  for (SdtProbeEntry *p : chosen) {
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    SdtProbeEntry *p = chosen[i];
     std::sort(p->sites.begin(), p->sites.end(),
               [](const EnabledSite &a, const EnabledSite &b) {
                 return a.site < b.site;
               });
     p->mode = how;
-    p->armed = new Armed{handler, user, &p->info};
+    p->armed = armed[i].release();
     reg.enabled.push_back(p);
     __atomic_store_n(&p->probe->runtime, static_cast<void *>(p->armed),
                      __ATOMIC_RELEASE);

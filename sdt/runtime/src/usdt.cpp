@@ -388,6 +388,15 @@ int usdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
   if (install_sigtrap_handler(err) != 0)
     return -1;
 
+  // One batch: re-checks every NOP right before its write, and puts every
+  // NOP back if anything fails (all or nothing). Allocated before the
+  // entries are published: after that, running out of memory would leave
+  // them published for good.
+  std::vector<CodeWrite> writes;
+  for (std::size_t i = 0; i < fresh.size(); ++i)
+    writes.push_back(trap_write(*fresh[i], true, i));
+  CodeBatch batch(std::move(writes));
+
   // Publish the entries before the traps exist.
   const Table *before = g_enabled.load();
   std::vector<SiteRecord *> all = g_active;
@@ -396,13 +405,8 @@ int usdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
   g_enabled.store(make_table(all), std::memory_order_release);
   owner.keep = true; // published: a handler may hold them from now on
 
-  // One batch: re-checks every NOP right before its write, and puts every
-  // NOP back if anything fails (all or nothing).
-  std::vector<CodeWrite> writes;
-  for (std::size_t i = 0; i < fresh.size(); ++i)
-    writes.push_back(trap_write(*fresh[i], true, i));
   PatchFailure failure;
-  if (!apply_code_writes(std::move(writes), &failure)) {
+  if (!batch.apply(&failure)) {
     g_enabled.store(before, std::memory_order_release);
     const SiteRecord &r = *fresh[failure.tag];
     return fail(err, failure.code, "probe %s at %#lx: %s",
