@@ -21,6 +21,9 @@
  * because a trap handler on another thread may be reading them (a bounded
  * leak per call).
  *
+ * Then the same sweep around a disable: each failing disable leaves the
+ * probe enabled (its site as it was, and it fires).
+ *
  * Usage: oom usdt|jump|trap */
 #include "fault-test.h"
 
@@ -181,6 +184,45 @@ static long sweep(const char *what) {
   return n;
 }
 
+/* The same around one disable of the enabled probe: each failing disable
+ * must leave the probe enabled (its site as it was, and it fires), and the
+ * disable that succeeds restores the NOP. */
+static void sweep_disable(void) {
+  long n, wrong_error = 0, changed = 0, silent = 0;
+  xsdt_error err;
+  RT_EXPECT_RESULT(enable(&err), 1, &err);
+  unsigned char enabled[RT_SITE_SIZE];
+  memcpy(enabled, (const void *)site_pc, RT_SITE_SIZE);
+  for (n = 0; n < 100000; ++n) {
+    seen = 0;
+    fail_from = n;
+    armed = 1;
+    memset(&err, 0, sizeof err);
+    int r = disable(&err);
+    armed = 0;
+    if (r >= 0)
+      break;
+    if (!strstr(err.message, "out of memory")) {
+      if (!wrong_error)
+        printf("  N=%ld: %d %s: %s\n", n, r, xsdt_status_name(err.code),
+               err.message);
+      ++wrong_error;
+    }
+    changed += memcmp((const void *)site_pc, enabled, RT_SITE_SIZE) != 0;
+    int before = hits;
+    fire(1);
+    silent += hits == before;
+  }
+  int before = hits;
+  fire(2);
+  printf("disable: %ld failing disables, all 'out of memory': %s, site as "
+         "enabled: %s, probe still fires: %s; then disabled: %s\n",
+         n, wrong_error ? "NO" : "yes", changed ? "NO" : "yes",
+         silent ? "NO" : "yes", hits == before && at_nop() ? "yes" : "NO");
+  RT_CHECK(n > 0 && wrong_error == 0 && changed == 0 && silent == 0);
+  RT_CHECK(hits == before && at_nop());
+}
+
 /* Uses the probe enabled by the sweep's last enable, disables it, and
  * prints how many allocations of the failing enables are still live. */
 static long use(void) {
@@ -228,5 +270,6 @@ int main(int argc, char **argv) {
   /* Warmed up: whatever the runtime keeps for good exists now. */
   sweep("again");
   RT_CHECK(use() < failing);
+  sweep_disable();
   return rt_finish();
 }

@@ -298,17 +298,20 @@ int sdt_disable(const char *pattern, xsdt_error *err) {
   for (const TrapEntry &e : skips)
     skip_sites.push_back(e.site);
   add_traps(std::move(skips));
+  // Allocated before the write, as in enable: after it, running out of
+  // memory would leave restored sites to probes still enabled.
+  std::vector<std::uintptr_t> sites;
+  sites.reserve(targets.size());
+  for (const Target &t : targets)
+    sites.push_back(t.site.site);
   PatchFailure failure;
   const bool written = apply_code_writes(std::move(writes), &failure);
   if (!written) {
     // Nothing changed: every site holds what it held (jumps or traps).
-    remove_traps(std::move(skip_sites));
+    remove_traps_if_memory(std::move(skip_sites));
     return patch_failure(err, failure, targets, "disable");
   }
-  std::vector<std::uintptr_t> sites;
-  for (const Target &t : targets)
-    sites.push_back(t.site.site);
-  remove_traps(std::move(sites));
+  remove_traps_if_memory(std::move(sites));
 
   // No site jumps or traps to the handlers any more; now make sure that no
   // thread is still on its way into one.

@@ -444,6 +444,10 @@ int usdt_disable(const char *pattern, xsdt_error *err) {
   std::vector<CodeWrite> writes;
   for (std::size_t i = 0; i < going.size(); ++i)
     writes.push_back(trap_write(*going[i], false, i));
+  // Allocated before the write: after it, running out of memory would
+  // leave restored sites to probes still enabled. Never freed if unused,
+  // like every table.
+  const Table *after = make_table(staying);
   PatchFailure failure;
   if (!apply_code_writes(std::move(writes), &failure)) {
     // Nothing changed: every trap written back is armed again.
@@ -454,7 +458,7 @@ int usdt_disable(const char *pattern, xsdt_error *err) {
   }
   // The traps are gone; now the entries may go (a handler that already
   // trapped finds the site in the history table and re-executes it).
-  g_enabled.store(make_table(staying), std::memory_order_release);
+  g_enabled.store(after, std::memory_order_release);
   for (const SiteRecord *r : going)
     add_semaphore(r->semaphore, -1);
   g_active = std::move(staying);
