@@ -115,8 +115,11 @@ int main(int argc, char **argv) {
   for (int i = 0; i < sites.n; ++i)
     pcs[i] = sites.s[i].site;
   int runs = jt_page_runs(pcs, sites.n);
-  printf("mode %s: %d sites on %d page runs\n", jt_mode_name(mode),
-         sites.n >= NPROBES ? NPROBES : sites.n, runs);
+  int probes = 0; /* distinct ids (the compiler may copy a site) */
+  for (int i = 0; i < sites.n; ++i)
+    probes += sites.s[i].index == 0;
+  printf("mode %s: %d probes, their sites on %d page runs\n",
+         jt_mode_name(mode), probes, runs);
   struct ft_state initial;
   ft_capture(&initial, &sites);
   xsdt_error err;
