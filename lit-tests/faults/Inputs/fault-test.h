@@ -2,10 +2,10 @@
  * failed call must leave behind, read from outside the runtime. Every site
  * holds the bytes it held before the call (its NOP, or its jump or trap if
  * it was enabled), and the page holding it has, in /proc/self/maps, the
- * protection of its segment (the program header's p_flags: r-x for code).
- * Not the line /proc/self/maps showed at the start: qemu-i386 shows the
- * code of a fresh program as r--p, and r-xp once mprotect gave it
- * PROT_READ | PROT_EXEC. */
+ * protection it had before the call or that of its segment (the program
+ * header's p_flags: r-x for code), never a writable one. Either, because
+ * qemu-i386 shows the code of a fresh program as r--p, and r-xp once
+ * mprotect gave it PROT_READ | PROT_EXEC. */
 #ifndef XSDT_FAULT_TEST_H
 #define XSDT_FAULT_TEST_H
 
@@ -21,7 +21,8 @@ struct ft_state {
   int n;
   uintptr_t site[FT_MAX_SITES];
   unsigned char bytes[FT_MAX_SITES][RT_SITE_SIZE];
-  char prot[FT_MAX_SITES][5];
+  char maps[FT_MAX_SITES][5]; /* as /proc/self/maps showed it */
+  char prot[FT_MAX_SITES][5]; /* the segment's */
 };
 
 struct ft_segment_search {
@@ -80,12 +81,13 @@ static inline void ft_capture(struct ft_state *s, const struct jt_sites *l) {
   for (int i = 0; i < l->n; ++i) {
     s->site[i] = l->s[i].site;
     memcpy(s->bytes[i], (const void *)l->s[i].site, RT_SITE_SIZE);
+    ft_maps_prot(l->s[i].site, s->maps[i]);
     ft_segment_prot(l->s[i].site, s->prot[i]);
   }
 }
 
 /* The number of sites whose bytes differ from `before`, or whose page's
- * protection is not its segment's (each printed). */
+ * protection is neither what it was nor its segment's (each printed). */
 static inline int ft_changed(const struct ft_state *before) {
   int changed = 0;
   for (int i = 0; i < before->n; ++i) {
@@ -94,11 +96,14 @@ static inline int ft_changed(const struct ft_state *before) {
     ft_maps_prot(before->site[i], prot);
     int bytes_differ =
         memcmp((const void *)before->site[i], before->bytes[i], RT_SITE_SIZE);
-    if (bytes_differ || strncmp(prot, before->prot[i], 3) != 0) {
-      printf("  site %#lx: bytes %s%s, page %s (segment %s)\n",
+    int prot_ok = strcmp(prot, before->maps[i]) == 0 ||
+                  strncmp(prot, before->prot[i], 3) == 0;
+    if (bytes_differ || !prot_ok) {
+      printf("  site %#lx: bytes %s%s, page %s (was %s, segment %s)\n",
              (unsigned long)before->site[i],
              jt_hex(hex, sizeof hex, before->site[i]),
-             bytes_differ ? " (changed)" : "", prot, before->prot[i]);
+             bytes_differ ? " (changed)" : "", prot, before->maps[i],
+             before->prot[i]);
       ++changed;
     }
   }

@@ -7,7 +7,8 @@
  * one enable, for every k, then of one disable. Each failed call must
  * return -1 with XSDT_ERR_PROTECT and a message naming mprotect and the
  * errno, and leave every site holding the bytes it held before and every
- * page with its segment's protection in /proc/self/maps (fault-test.h);
+ * page with the protection it had or its segment's in /proc/self/maps
+ * (fault-test.h);
  * the probes keep their state (a failed enable: nothing fires; a failed disable: every
  * probe still fires).
  *
