@@ -29,6 +29,10 @@ void read_object(const LoadedObject &obj, std::vector<ProbeSite> &out) {
   ElfFile file(obj.file_path());
   if (!file.ok())
     return;
+  // A file replaced on disk since it was loaded (another build) has notes
+  // for other code: none of them is trusted.
+  if (!file.mismatch(obj).empty())
+    return;
   auto section_name = [&](const ElfW(Shdr) & sh) {
     return file.section_name(sh);
   };

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -61,7 +62,26 @@ struct PatchFailure {
 // a site means before calling. On any failure every site already written
 // is put back to its `from` bytes, pages get their protection back, and
 // failure says what went wrong. Call with api_lock() held.
+// May throw std::bad_alloc before it changes anything, never after.
 bool apply_code_writes(std::vector<CodeWrite> writes, PatchFailure *failure);
+
+// apply_code_writes in two steps, for a caller that publishes what the
+// writes mean in between: the constructor sorts and checks the writes and
+// allocates all the batch needs (it may throw std::bad_alloc, with nothing
+// changed); apply() allocates nothing and throws nothing, so running out
+// of memory cannot stop it half way. apply() once.
+class CodeBatch {
+public:
+  explicit CodeBatch(std::vector<CodeWrite> writes);
+  ~CodeBatch();
+  CodeBatch(const CodeBatch &) = delete;
+  CodeBatch &operator=(const CodeBatch &) = delete;
+  bool apply(PatchFailure *failure) noexcept;
+
+private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 } // namespace xsdt::rt
 

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <sys/mman.h>
@@ -81,6 +82,21 @@ std::vector<PageRun> page_runs(const std::vector<CodeWrite> &writes) {
   return runs;
 }
 
+// Fills *failure. Once pages are writable nothing may throw (the sites
+// must be put back and the pages restored first), so a reason that cannot
+// be allocated is left empty.
+template <class MakeReason>
+void set_failure(PatchFailure *failure, xsdt_status code, std::size_t tag,
+                 MakeReason &&make_reason) noexcept {
+  failure->code = code;
+  failure->tag = tag;
+  try {
+    failure->reason = make_reason();
+  } catch (...) {
+    failure->reason.clear();
+  }
+}
+
 // Gives every run RWX (writable) or its own protection back. On failure
 // names the run's first write and the errno; a failed RWX request undoes
 // the runs already opened, so nothing stays writable.
@@ -101,7 +117,8 @@ bool protect_runs(const std::vector<PageRun> &runs,
                     static_cast<unsigned long>(r.start),
                     static_cast<unsigned long>(r.end - r.start),
                     writable ? "rwx" : "restore", std::strerror(e));
-      *failure = PatchFailure{XSDT_ERR_PROTECT, writes[r.first].tag, text};
+      set_failure(failure, XSDT_ERR_PROTECT, writes[r.first].tag,
+                  [&] { return std::string(text); });
     }
     ok = false;
     if (writable) {
@@ -210,9 +227,10 @@ bool verify(const CodeWrite &w, Stage stage, PatchFailure *failure) {
     ++same;
   if (same == w.size)
     return true;
-  *failure = PatchFailure{XSDT_ERR_UNEXPECTED_BYTES, w.tag,
-                          "expected " + hex_bytes(expected, w.size) +
-                              ", found " + hex_bytes(site, w.size)};
+  set_failure(failure, XSDT_ERR_UNEXPECTED_BYTES, w.tag, [&] {
+    return "expected " + hex_bytes(expected, w.size) + ", found " +
+           hex_bytes(site, w.size);
+  });
   return false;
 }
 
@@ -220,9 +238,10 @@ bool serialize(PatchFailure *failure) {
   count(g_patch_counters.serializations);
   if (machdep::serialize_all_threads())
     return true;
-  *failure = PatchFailure{XSDT_ERR_INTERNAL, 0,
-                          "cannot serialize the other threads (membarrier "
-                          "SYNC_CORE unavailable)"};
+  set_failure(failure, XSDT_ERR_INTERNAL, 0, [] {
+    return std::string("cannot serialize the other threads (membarrier "
+                       "SYNC_CORE unavailable)");
+  });
   return false;
 }
 
@@ -264,7 +283,8 @@ bool write_sites(const std::vector<CodeWrite> &writes,
                     "a change of bytes %zu..%zu cannot be written atomically "
                     "on this arch",
                     lo, hi - 1);
-      *failure = PatchFailure{XSDT_ERR_INTERNAL, w.tag, text};
+      set_failure(failure, XSDT_ERR_INTERNAL, w.tag,
+                  [&] { return std::string(text); });
       return false;
     }
     // The trap-first protocol: first the trap over the head. From here on
@@ -311,12 +331,26 @@ bool write_sites(const std::vector<CodeWrite> &writes,
   return serialize(failure);
 }
 
+// What a roll back needs, allocated before any page is made writable: from
+// then on until the pages are restored nothing may allocate.
+struct UndoSpace {
+  std::vector<CodeWrite> writes;
+  std::vector<Stage> stages;
+  PatchFailure failure; // of the roll back, ignored
+  explicit UndoSpace(std::size_t n) {
+    writes.reserve(n);
+    stages.reserve(n);
+  }
+};
+
 // Puts every touched site back to its `from` bytes, by the same rules
 // (the pages are writable). Best effort: a failure here leaves the site as
-// it was found, since every store is verified first.
+// it was found, since every store is verified first. Allocates nothing:
+// `space` has room for every write.
 void roll_back(const std::vector<CodeWrite> &writes,
-               const std::vector<Stage> &stages) {
-  std::vector<CodeWrite> undo;
+               const std::vector<Stage> &stages, UndoSpace &space) {
+  std::vector<CodeWrite> &undo = space.writes;
+  undo.clear();
   for (std::size_t i = 0; i < writes.size(); ++i) {
     if (stages[i] == Stage::kOld)
       continue;
@@ -325,50 +359,87 @@ void roll_back(const std::vector<CodeWrite> &writes,
     std::memcpy(u.to, writes[i].from, writes[i].size);
     undo.push_back(u);
   }
-  std::vector<Stage> undo_stages(undo.size(), Stage::kOld);
-  PatchFailure ignored;
+  std::vector<Stage> &undo_stages = space.stages;
+  undo_stages.assign(undo.size(), Stage::kOld);
+  PatchFailure &ignored = space.failure;
   write_sites(undo, undo_stages, &ignored);
 }
 
 } // namespace
 
-bool apply_code_writes(std::vector<CodeWrite> writes, PatchFailure *failure) {
-  *failure = PatchFailure{};
-  if (writes.empty())
-    return true;
-  auto by_address = [](const CodeWrite &a, const CodeWrite &b) {
-    return a.addr < b.addr;
-  };
-  if (!std::is_sorted(writes.begin(), writes.end(), by_address))
-    std::sort(writes.begin(), writes.end(), by_address);
-  for (std::size_t i = 0; i < writes.size(); ++i) {
-    const CodeWrite &w = writes[i];
-    if (w.size == 0 || w.size > kMaxSiteBytes ||
-        (i > 0 && writes[i - 1].addr + writes[i - 1].size > w.addr)) {
-      *failure = PatchFailure{XSDT_ERR_INTERNAL, w.tag,
-                              "empty, oversized or overlapping site write"};
-      return false;
+// What a batch needs from its first mprotect to its last, allocated
+// before the first.
+struct CodeBatch::State {
+  std::vector<CodeWrite> writes;
+  PatchFailure invalid; // a write that is empty, oversized or overlapping
+  std::vector<PageRun> runs;
+  std::vector<Stage> stages;
+  UndoSpace undo;
+  bool applied = false;
+
+  explicit State(std::vector<CodeWrite> sorted)
+      : writes(std::move(sorted)), undo(writes.size()) {
+    auto by_address = [](const CodeWrite &a, const CodeWrite &b) {
+      return a.addr < b.addr;
+    };
+    if (!std::is_sorted(writes.begin(), writes.end(), by_address))
+      std::sort(writes.begin(), writes.end(), by_address);
+    for (std::size_t i = 0; i < writes.size(); ++i) {
+      const CodeWrite &w = writes[i];
+      if (w.size == 0 || w.size > kMaxSiteBytes ||
+          (i > 0 && writes[i - 1].addr + writes[i - 1].size > w.addr)) {
+        invalid = PatchFailure{XSDT_ERR_INTERNAL, w.tag,
+                               "empty, oversized or overlapping site write"};
+        return;
+      }
     }
+    runs = page_runs(writes);
+    stages.assign(writes.size(), Stage::kOld);
   }
-  const std::vector<PageRun> runs = page_runs(writes);
-  if (!protect_runs(runs, writes, true, failure))
+};
+
+CodeBatch::CodeBatch(std::vector<CodeWrite> writes)
+    : state_(std::make_unique<State>(std::move(writes))) {}
+
+CodeBatch::~CodeBatch() = default;
+
+bool CodeBatch::apply(PatchFailure *failure) noexcept {
+  State &b = *state_;
+  failure->code = XSDT_OK;
+  failure->tag = 0;
+  failure->reason.clear();
+  if (b.writes.empty())
+    return true;
+  if (b.invalid.code != XSDT_OK || b.applied) {
+    set_failure(failure, XSDT_ERR_INTERNAL, b.invalid.tag, [&] {
+      return b.applied ? std::string("a batch applied twice")
+                       : b.invalid.reason;
+    });
+    return false;
+  }
+  b.applied = true;
+  const std::vector<CodeWrite> &writes = b.writes;
+  if (!protect_runs(b.runs, writes, true, failure))
     return false; // nothing written
-  std::vector<Stage> stages(writes.size(), Stage::kOld);
-  bool ok = write_sites(writes, stages, failure);
+  bool ok = write_sites(writes, b.stages, failure);
   if (!ok)
-    roll_back(writes, stages);
-  flush_runs(runs, writes);
-  if (!protect_runs(runs, writes, false, failure) && ok) {
+    roll_back(writes, b.stages, b.undo);
+  flush_runs(b.runs, writes);
+  if (!protect_runs(b.runs, writes, false, failure) && ok) {
     // Written, but a page would stay writable: undo everything (all or
     // nothing) while the pages can still be written, then try again.
     ok = false;
-    PatchFailure ignored;
-    protect_runs(runs, writes, true, &ignored);
-    roll_back(writes, stages);
-    flush_runs(runs, writes);
-    protect_runs(runs, writes, false, &ignored);
+    protect_runs(b.runs, writes, true, &b.undo.failure);
+    roll_back(writes, b.stages, b.undo);
+    flush_runs(b.runs, writes);
+    protect_runs(b.runs, writes, false, &b.undo.failure);
   }
   return ok;
+}
+
+bool apply_code_writes(std::vector<CodeWrite> writes, PatchFailure *failure) {
+  CodeBatch batch(std::move(writes)); // may throw, with nothing changed
+  return batch.apply(failure);
 }
 
 } // namespace xsdt::rt

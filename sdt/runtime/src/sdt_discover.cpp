@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <bit>
 #include <cerrno>
+#include <cstring>
 #include <map>
 #include <optional>
 
@@ -257,8 +258,27 @@ SdtDiscovery discover_sdt(bool check_bytes) {
   SdtDiscovery out;
   for (const LoadedObject &object : loaded_objects()) {
     ElfFile file(object.file_path());
+    // The program's file, or a library's by its path, that cannot be
+    // opened or read (no /proc, a library removed from disk, an I/O
+    // error) is reported; the vdso, whose name is no path, has no file.
+    const bool has_path =
+        object.name.empty() || object.name.find('/') != std::string::npos;
+    if (int e = file.open_errno() ? file.open_errno() : file.read_errno();
+        e && has_path)
+      out.invalid.push_back(
+          std::string(object.file_path()) +
+          (file.open_errno() ? ": cannot open it: " : ": cannot read it: ") +
+          std::strerror(e) + "; its SDT records are not read");
     if (!file.ok())
       continue; // the vdso, or a file without section headers
+    if (std::string why = file.mismatch(object); !why.empty()) {
+      out.invalid.push_back(
+          (object.name.empty() ? main_program_path() : object.name) +
+          ": the file on disk is not the loaded object (replaced since it "
+          "was loaded?): " +
+          why + "; its SDT records are not read");
+      continue;
+    }
     SdtObjectImage image;
     bool has_records = false;
     for (const ElfW(Shdr) & section : file.sections()) {

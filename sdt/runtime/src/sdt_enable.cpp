@@ -35,7 +35,9 @@
 #include <cstdint>
 #include <cstring>
 #include <fnmatch.h>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <set>
 #include <string>
 #include <string_view>
@@ -99,6 +101,17 @@ struct Target {
   SdtProbeEntry *probe;
   EnabledSite site;
 };
+
+// remove_traps, once the sites hold whole instructions again: out of
+// memory, their entries stay in the trap table, where they are harmless (a
+// site that holds a whole instruction does not trap; a later trap write
+// replaces the entry).
+void remove_traps_if_memory(std::vector<std::uintptr_t> sites) noexcept {
+  try {
+    remove_traps(std::move(sites));
+  } catch (const std::bad_alloc &) {
+  }
+}
 
 int patch_failure(xsdt_error *err, const PatchFailure &f,
                   const std::vector<Target> &targets, const char *doing) {
@@ -164,34 +177,51 @@ bool write_enable(const std::vector<Choice> &choices, xsdt_error *err) {
       entries.push_back(TrapEntry{t.site.site, t.site.target});
     add_traps(std::move(entries));
   }
+  // What the enable allocates once its sites are written is allocated
+  // first: a std::bad_alloc after the write would leave written sites to a
+  // probe that is not enabled (lit-tests/faults/oom-while-enabling.test).
+  // The sites that hold no trap after the write: all of them when it
+  // failed (restored), the jumps when it worked.
+  std::vector<std::uintptr_t> all_sites, jump_sites;
+  all_sites.reserve(targets.size());
+  for (const Target &t : targets) {
+    all_sites.push_back(t.site.site);
+    if (t.probe->pending == XSDT_MODE_JUMP)
+      jump_sites.push_back(t.site.site);
+  }
+  std::vector<std::unique_ptr<Armed>> armed;
+  for (const Choice &c : choices) {
+    SdtProbeEntry *p = c.probe;
+    armed.push_back(
+        std::make_unique<Armed>(Armed{c.handler, c.user, &p->info}));
+    p->sites.clear();
+    p->sites.reserve(static_cast<std::size_t>(
+        std::count_if(targets.begin(), targets.end(),
+                      [p](const Target &t) { return t.probe == p; })));
+  }
+  reg.enabled.reserve(reg.enabled.size() + choices.size());
+
   PatchFailure failure;
   const bool any_write = !writes.empty();
   const bool written = apply_code_writes(std::move(writes), &failure);
-  if (traps && any_write) {
-    // The sites that hold no trap now (jumps written, or all restored).
-    std::vector<std::uintptr_t> sites;
-    for (const Target &t : targets)
-      if (!written || t.probe->pending == XSDT_MODE_JUMP)
-        sites.push_back(t.site.site);
-    remove_traps(std::move(sites));
-  }
+  if (traps && any_write)
+    remove_traps_if_memory(written ? std::move(jump_sites)
+                                   : std::move(all_sites));
   if (!written) {
     patch_failure(err, failure, targets, "enable");
     return false;
   }
 
-  for (const Choice &c : choices)
-    c.probe->sites.clear();
   for (const Target &t : targets)
     t.probe->sites.push_back(t.site);
-  for (const Choice &c : choices) {
-    SdtProbeEntry *p = c.probe;
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    SdtProbeEntry *p = choices[i].probe;
     std::sort(p->sites.begin(), p->sites.end(),
               [](const EnabledSite &a, const EnabledSite &b) {
                 return a.site < b.site;
               });
-    p->mode = c.how;
-    p->armed = new Armed{c.handler, c.user, &p->info};
+    p->mode = choices[i].how;
+    p->armed = armed[i].release();
     reg.enabled.push_back(p);
     __atomic_store_n(&p->probe->runtime, static_cast<void *>(p->armed),
                      __ATOMIC_RELEASE);
@@ -241,18 +271,26 @@ bool write_disable(const std::vector<SdtProbeEntry *> &going, xsdt_error *err) {
   for (const TrapEntry &e : skips)
     skip_sites.push_back(e.site);
   add_traps(std::move(skips));
+  // Allocated before the write, as in enable: after it, running out of
+  // memory would leave restored sites to probes still enabled.
+  std::vector<std::uintptr_t> sites;
+  sites.reserve(targets.size());
+  for (const Target &t : targets)
+    sites.push_back(t.site.site);
+  std::vector<SdtProbeEntry *> staying;
+  staying.reserve(reg.enabled.size());
+  for (SdtProbeEntry *p : reg.enabled)
+    if (std::find(going.begin(), going.end(), p) == going.end())
+      staying.push_back(p);
   PatchFailure failure;
   const bool written = apply_code_writes(std::move(writes), &failure);
   if (!written) {
     // Nothing changed: every site holds what it held (jumps or traps).
-    remove_traps(std::move(skip_sites));
+    remove_traps_if_memory(std::move(skip_sites));
     patch_failure(err, failure, targets, "disable");
     return false;
   }
-  std::vector<std::uintptr_t> sites;
-  for (const Target &t : targets)
-    sites.push_back(t.site.site);
-  remove_traps(std::move(sites));
+  remove_traps_if_memory(std::move(sites));
 
   // No site jumps or traps to the handlers any more; now make sure that no
   // thread is still on its way into one.
@@ -265,10 +303,6 @@ bool write_disable(const std::vector<SdtProbeEntry *> &going, xsdt_error *err) {
     p->mode = XSDT_MODE_AUTO;
     p->sites.clear();
   }
-  std::vector<SdtProbeEntry *> staying;
-  for (SdtProbeEntry *p : reg.enabled)
-    if (std::find(going.begin(), going.end(), p) == going.end())
-      staying.push_back(p);
   reg.enabled = std::move(staying);
   return true;
 }

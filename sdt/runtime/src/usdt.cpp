@@ -366,6 +366,15 @@ bool set_traps(Owner &owner, xsdt_error *err) {
   if (install_sigtrap_handler(err) != 0)
     return false;
 
+  // One batch: re-checks every NOP right before its write, and puts every
+  // NOP back if anything fails (all or nothing). Allocated before the
+  // entries are published: after that, running out of memory would leave
+  // them published for good.
+  std::vector<CodeWrite> writes;
+  for (std::size_t i = 0; i < fresh.size(); ++i)
+    writes.push_back(trap_write(*fresh[i], true, i));
+  CodeBatch batch(std::move(writes));
+
   // Publish the entries before the traps exist.
   const Table *before = g_enabled.load();
   std::vector<SiteRecord *> all = g_active;
@@ -374,13 +383,8 @@ bool set_traps(Owner &owner, xsdt_error *err) {
   g_enabled.store(make_table(all), std::memory_order_release);
   owner.keep = true; // published: a handler may hold them from now on
 
-  // One batch: re-checks every NOP right before its write, and puts every
-  // NOP back if anything fails (all or nothing).
-  std::vector<CodeWrite> writes;
-  for (std::size_t i = 0; i < fresh.size(); ++i)
-    writes.push_back(trap_write(*fresh[i], true, i));
   PatchFailure failure;
-  if (!apply_code_writes(std::move(writes), &failure)) {
+  if (!batch.apply(&failure)) {
     g_enabled.store(before, std::memory_order_release);
     const SiteRecord &r = *fresh[failure.tag];
     fail(err, failure.code, "probe %s at %#lx: %s", probe_name(r).c_str(),
@@ -633,6 +637,10 @@ int usdt_disable(const char *pattern, xsdt_error *err) {
   std::vector<CodeWrite> writes;
   for (std::size_t i = 0; i < going.size(); ++i)
     writes.push_back(trap_write(*going[i], false, i));
+  // Allocated before the write: after it, running out of memory would
+  // leave restored sites to probes still enabled. Never freed if unused,
+  // like every table.
+  const Table *after = make_table(staying);
   PatchFailure failure;
   if (!apply_code_writes(std::move(writes), &failure)) {
     // Nothing changed: every trap written back is armed again.
@@ -643,7 +651,7 @@ int usdt_disable(const char *pattern, xsdt_error *err) {
   }
   // The traps are gone; now the entries may go (a handler that already
   // trapped finds the site in the history table and re-executes it).
-  g_enabled.store(make_table(staying), std::memory_order_release);
+  g_enabled.store(after, std::memory_order_release);
   for (const SiteRecord *r : going)
     add_semaphore(r->semaphore, -1);
   g_active = std::move(staying);
