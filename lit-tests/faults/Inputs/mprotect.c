@@ -32,7 +32,7 @@ SDT_PROBE_DEFINE2(fm, m, f, e, "int", "int");
 
 static int fail_at; /* the call (from 1) to refuse; 0: none */
 static int sticky;  /* refuse every restoring call from fail_at on */
-static int calls;   /* calls since armed */
+static int calls;   /* calls since refuse_call() */
 
 int __real_mprotect(void *addr, size_t len, int prot);
 int __wrap_mprotect(void *addr, size_t len, int prot);
@@ -48,7 +48,7 @@ int __wrap_mprotect(void *addr, size_t len, int prot) {
   return __real_mprotect(addr, len, prot);
 }
 
-static void arm(int k) {
+static void refuse_call(int k) {
   fail_at = k;
   calls = 0;
 }
@@ -89,10 +89,10 @@ static void faulty(const char *what, int k, int runs, xsdt_mode mode,
   struct ft_state before;
   xsdt_error err;
   ft_capture(&before, &sites);
-  arm(k);
+  refuse_call(k);
   int r = what[0] == 'e' ? xsdt_sdt_enable("fm:::", mode, on_hit, NULL, &err)
                          : xsdt_sdt_disable("fm:::", &err);
-  arm(0);
+  refuse_call(0);
   char label[96];
   snprintf(label, sizeof label, "%s, mprotect #%d refused (%s)", what, k,
            k <= runs ? "make writable" : "restore");
@@ -130,9 +130,9 @@ int main(int argc, char **argv) {
     struct ft_state before;
     ft_capture(&before, &sites);
     sticky = 1;
-    arm(runs + 1);
+    refuse_call(runs + 1);
     int r = xsdt_sdt_enable("fm:::", mode, on_hit, NULL, &err);
-    arm(0);
+    refuse_call(0);
     ft_print_result("enable, every restore refused", r, &err);
     RT_CHECK(r == -1 && err.code == XSDT_ERR_PROTECT);
     int nop = 0, writable = 0;
