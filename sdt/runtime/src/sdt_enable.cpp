@@ -472,9 +472,12 @@ int sdt_enable(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
   std::vector<Choice> choices;
   for (SdtProbeEntry *p : chosen)
     choices.push_back(Choice{p, how, handler, user});
-  if (!write_enable(choices, err))
-    return -1;
+  // Recorded first: nothing may fail once the sites are written.
   g_enablings.enable(pattern, SdtEnabling{desc, how, handler, user});
+  if (!write_enable(choices, err)) {
+    g_enablings.withdraw_last();
+    return -1;
+  }
   clear(err);
   return static_cast<int>(chosen.size());
 }
@@ -491,24 +494,22 @@ int sdt_disable(const char *pattern, xsdt_error *err) {
   for (SdtProbeEntry *p : reg.enabled)
     if (matches(desc, *p))
       going.push_back(p);
-  if (going.empty()) {
-    // Objects loaded later see this disable whether or not it found an
-    // enabled probe now (they would have had one).
-    g_enablings.disable(pattern,
-                        std::all_of(std::begin(desc.part), std::end(desc.part),
-                                    [](const std::string &part) {
-                                      return part.empty() || part == "*";
-                                    }));
-    return fail(err, XSDT_ERR_NOT_ENABLED, "no enabled SDT probe matches '%s'",
-                pattern);
-  }
-
+  // Objects loaded later see this disable whether or not it found an
+  // enabled probe now (they would have had one).
   const bool everything = std::all_of(
       std::begin(desc.part), std::end(desc.part),
       [](const std::string &part) { return part.empty() || part == "*"; });
+  if (going.empty()) {
+    g_enablings.disable(pattern, everything);
+    return fail(err, XSDT_ERR_NOT_ENABLED, "no enabled SDT probe matches '%s'",
+                pattern);
+  }
+  // Allocated before the write: nothing may fail after it.
+  std::string disabled(pattern);
+  g_enablings.reserve_disable();
   if (!write_disable(going, err))
     return -1;
-  g_enablings.disable(pattern, everything);
+  g_enablings.disable(std::move(disabled), everything);
   clear(err);
   return static_cast<int>(going.size());
 }

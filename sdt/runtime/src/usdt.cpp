@@ -600,9 +600,12 @@ int usdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
   }
   if (fresh.empty())
     return fail(err, XSDT_ERR_NO_MATCH, "no probe matches '%s'", pattern);
-  if (!set_traps(owner, err))
-    return -1;
+  // Recorded first: nothing may fail once the traps are written.
   g_enablings.enable(pattern, UsdtEnabling{pat, handler, user});
+  if (!set_traps(owner, err)) {
+    g_enablings.withdraw_last();
+    return -1;
+  }
   clear(err);
   return static_cast<int>(fresh.size());
 }
@@ -641,6 +644,8 @@ int usdt_disable(const char *pattern, xsdt_error *err) {
   // leave restored sites to probes still enabled. Never freed if unused,
   // like every table.
   const Table *after = make_table(staying);
+  std::string disabled(pattern);
+  g_enablings.reserve_disable();
   PatchFailure failure;
   if (!apply_code_writes(std::move(writes), &failure)) {
     // Nothing changed: every trap written back is armed again.
@@ -655,7 +660,7 @@ int usdt_disable(const char *pattern, xsdt_error *err) {
   for (const SiteRecord *r : going)
     add_semaphore(r->semaphore, -1);
   g_active = std::move(staying);
-  g_enablings.disable(pattern, everything);
+  g_enablings.disable(std::move(disabled), everything);
   clear(err);
   return static_cast<int>(going.size());
 }

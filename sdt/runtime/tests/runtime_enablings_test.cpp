@@ -59,7 +59,7 @@ TEST(Enablings, TheSamePatternTextEndsTheEnabling) {
   EXPECT_EQ(enabled_by(e, "ax"), -1);
   EXPECT_EQ(enabled_by(e, "bx"), 2);
   ASSERT_EQ(e.in_force().size(), 1u);
-  EXPECT_EQ(e.in_force()[0].disables.size(), 1u); // recorded against b*
+  EXPECT_EQ(e.disables_after(e.in_force()[0]), 1u); // recorded against b*
 }
 
 TEST(Enablings, APatternMatchingEverythingEndsAll) {
