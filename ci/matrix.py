@@ -177,7 +177,7 @@ def cell_cache_key(impl, toolchain, opt, link, args):
         "lit": tree_digest(args.lit), "filecheck": binary_identity(
             os.path.join(args.llvm_bin, "FileCheck")),
         "filter": args.filter, "shard": [args.num_shards, args.run_shard],
-        "soak": args.soak,
+        "soak": args.soak, "run_limit": args.run_limit,
         "trees": [tree_digest(os.path.join(REPO, d)) for d in cell_sources(toolchain["arch"])],
         "headers": [tree_digest(p) for pattern in impl["headers"].values()
                     for p in sorted(glob.glob(pattern))],
@@ -233,6 +233,8 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
         command += ["--num-shards", str(args.num_shards), "--run-shard", str(args.run_shard)]
     if args.soak:
         command += ["--param", "soak=1"]
+    if args.run_limit:
+        command += ["--param", f"run_limit={args.run_limit:g}"]
     command.append(os.path.join(REPO, "lit-tests"))
     if os.path.exists(out_json):
         os.unlink(out_json)
@@ -653,6 +655,10 @@ def main():
     parser.add_argument("--soak", action="store_true",
                         help="also run the soak tests (lit feature soak: minutes per "
                         "cell, so no preset runs them; ctest -L soak does, one cell per arch)")
+    parser.add_argument("--run-limit", type=float, metavar="SECONDS",
+                        help="kill a test program still running after SECONDS, "
+                        "failing its test (ci/mutate: a mutant that makes a test "
+                        "spin forever)")
     parser.add_argument("--no-tests-exit", type=int, metavar="CODE",
                         help="exit CODE instead of 1 when the only failure is that no "
                         "selected test applies to any cell (a skip, e.g. for ctest's "

@@ -14,6 +14,7 @@
 #   llvm_bin   directory holding FileCheck, not and count
 #   work_dir   where the cell's binaries and the build cache go
 #   soak       1: the soak tests run too (lit feature soak; ctest -L soak)
+#   run_limit  seconds a test program may run before it is killed (none)
 import json
 import os
 import re
@@ -344,10 +345,13 @@ if link == "shared":
         lit_config.fatal("building the shared-library launcher failed:\n" +
                          launch_result.stdout + launch_result.stderr)
     run = f"{run} {launcher}".strip()
+# run_limit (ci/matrix.py --run-limit, which ci/mutate uses): a program
+# still running after that many seconds is killed and its test fails.
+run_limit = f" --limit {params['run_limit']}" if params.get("run_limit") else ""
 # %run PROGRAM ARGS: runs it (under the cell's emulator), once per cell for
 # each distinct command: the checks that read one run share it.
 config.substitutions.insert(
-    0, ("%run", f"{tools}/run-once --log {phase_log} --memo {run_memo} -- {run}".strip()))
+    0, ("%run", f"{tools}/run-once --log {phase_log} --memo {run_memo}{run_limit} -- {run}".strip()))
 
 
 # Real consumers (conformance/consumers): %consumer NAME PROGRAM runs PROGRAM

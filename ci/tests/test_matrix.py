@@ -121,7 +121,7 @@ class CacheKey(unittest.TestCase):
             args = argparse.Namespace(inspect=inspect, dtrace=inspect, lit=inspect,
                                       llvm_bin=tmp, tools=tmp,
                                       filter=None, num_shards=None, run_shard=None,
-                                      soak=soak)
+                                      soak=soak, run_limit=None)
             return matrix.cell_cache_key(XSDT, toolchain("gcc-12"), opt, "pie", args)
 
     def test_key_changes_with_an_input_and_an_option(self):

@@ -2,7 +2,7 @@
 // the time it took in the cell's phase log; with --memo, runs it once per
 // cell for each distinct command.
 //
-//   run-once --log FILE [--memo DIR] -- COMMAND [ARGS...]
+//   run-once --log FILE [--memo DIR] [--limit SECONDS] -- COMMAND [ARGS...]
 //
 // Several checks read the same run of a program: run/X.test needs its exit
 // status, values/X.test the value oracle's report on its output. With
@@ -19,10 +19,15 @@
 // at the same time. The memo directory belongs to one lit run of one cell
 // (lit.cfg.py empties it), so a rerun of the cell runs every program again.
 //
+// --limit: a program still running after SECONDS is killed, and the run
+// fails with status 124 and a line on stderr that says so (ci/mutate: a
+// mutant that makes a test spin forever fails that test instead of
+// stalling its cell).
+//
 // Exit status: the program's own; a program killed by a signal kills
 // run-once with the same signal (without a core file), so `not --crash`
-// sees the crash. 125 when run-once itself cannot work (bad usage, cannot
-// start the command).
+// sees the crash. 124 when it ran over --limit. 125 when run-once itself
+// cannot work (bad usage, cannot start the command).
 #include "phase_log.h"
 
 #include <errno.h>
@@ -46,17 +51,19 @@ extern char **environ;
 namespace {
 
 constexpr int kToolFailure = 125;
+constexpr int kOverLimit = 124; // as timeout(1)
 
 struct Options {
   std::string log;
   std::string memo;
+  double limit = 0; // seconds; 0: none
   std::vector<std::string> command;
 };
 
 [[noreturn]] void usage(const char *message) {
   fprintf(stderr,
-          "run-once: %s\nusage: run-once --log FILE [--memo DIR] -- COMMAND "
-          "[ARGS...]\n",
+          "run-once: %s\nusage: run-once --log FILE [--memo DIR] [--limit "
+          "SECONDS] -- COMMAND [ARGS...]\n",
           message);
   exit(kToolFailure);
 }
@@ -72,6 +79,13 @@ Options parse(int argc, char **argv) {
     }
     if ((arg == "--log" || arg == "--memo") && i + 1 < argc) {
       (arg == "--log" ? o.log : o.memo) = argv[++i];
+      continue;
+    }
+    if (arg == "--limit" && i + 1 < argc) {
+      char *end = nullptr;
+      o.limit = strtod(argv[++i], &end);
+      if (!end || *end || !(o.limit > 0))
+        usage("--limit wants a positive number of seconds");
       continue;
     }
     usage(("unknown option " + arg).c_str());
@@ -104,15 +118,45 @@ struct Status {
   exit(status.value);
 }
 
+// Waits for pid; with a limit, kills it once the limit is over (SIGCHLD is
+// blocked, so sigtimedwait wakes at its exit). False when it was killed so.
+bool wait_for(pid_t pid, double limit, double start, int *wstatus) {
+  if (limit > 0) {
+    sigset_t child;
+    sigemptyset(&child);
+    sigaddset(&child, SIGCHLD);
+    for (;;) {
+      pid_t done = waitpid(pid, wstatus, WNOHANG);
+      if (done == pid)
+        return true;
+      double left = start + limit - lit_tools::monotonic_seconds();
+      if (left <= 0)
+        break;
+      timespec wait{
+          static_cast<time_t>(left),
+          static_cast<long>((left - static_cast<time_t>(left)) * 1e9)};
+      sigtimedwait(&child, nullptr, &wait);
+    }
+    kill(pid, SIGKILL);
+  }
+  while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR) {
+  }
+  return limit <= 0;
+}
+
 // Runs the command with the given stdout/stderr (-1: inherit); returns its
 // status and how long it ran.
 std::pair<Status, double> run(const std::vector<std::string> &command,
-                              int out_fd, int err_fd) {
+                              int out_fd, int err_fd, double limit) {
   std::vector<char *> argv;
   for (const auto &word : command)
     argv.push_back(const_cast<char *>(word.c_str()));
   argv.push_back(nullptr);
   double start = lit_tools::monotonic_seconds();
+  sigset_t child, before;
+  sigemptyset(&child);
+  sigaddset(&child, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &child, &before);
   pid_t pid = fork();
   if (pid < 0) {
     fprintf(stderr, "run-once: fork: %s\n", strerror(errno));
@@ -123,16 +167,21 @@ std::pair<Status, double> run(const std::vector<std::string> &command,
       dup2(out_fd, 1);
     if (err_fd >= 0)
       dup2(err_fd, 2);
+    sigprocmask(SIG_SETMASK, &before, nullptr);
     execvp(argv[0], argv.data());
     fprintf(stderr, "run-once: cannot run %s: %s\n", argv[0], strerror(errno));
     _exit(kToolFailure);
   }
   int wstatus = 0;
-  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
-  }
+  const bool finished = wait_for(pid, limit, start, &wstatus);
+  sigprocmask(SIG_SETMASK, &before, nullptr);
   double seconds = lit_tools::monotonic_seconds() - start;
   Status status;
-  if (WIFSIGNALED(wstatus))
+  if (!finished) {
+    fprintf(stderr, "run-once: %s did not finish within %g s; killed\n",
+            argv[0], limit);
+    status = {false, kOverLimit};
+  } else if (WIFSIGNALED(wstatus))
     status = {true, WTERMSIG(wstatus)};
   else
     status = {false, WEXITSTATUS(wstatus)};
@@ -296,7 +345,7 @@ std::optional<Status> parse_record(const std::string &text,
             strerror(errno));
     exit(kToolFailure);
   }
-  auto [status, seconds] = run(o.command, out_fd, err_fd);
+  auto [status, seconds] = run(o.command, out_fd, err_fd, o.limit);
   lit_tools::append_phase(o.log, "run", seconds, "ran", joined(o.command));
   close(out_fd);
   if (!merged)
@@ -316,7 +365,7 @@ int main(int argc, char **argv) {
   Options o = parse(argc, argv);
   if (!o.memo.empty())
     run_memoized(o);
-  auto [status, seconds] = run(o.command, -1, -1);
+  auto [status, seconds] = run(o.command, -1, -1, o.limit);
   lit_tools::append_phase(o.log, "run", seconds, "ran", joined(o.command));
   finish(status);
 }
