@@ -72,6 +72,10 @@ struct SdtDiscovery {
   // that breaks the framing also ends the walk of that section). <i>
   // counts from 0 in the object, <addr> is the record's run-time address.
   std::vector<std::string> invalid;
+  // False when a file that should hold records could not be opened or read
+  // (no /proc, an I/O error): what was found is not all there is, and the
+  // next look must discover again rather than trust it.
+  bool complete = true;
 };
 
 // Reads the xsdt_sdt_probes / xsdt_sdt_sites sections of every loaded

@@ -264,11 +264,13 @@ SdtDiscovery discover_sdt(bool check_bytes) {
     const bool has_path =
         object.name.empty() || object.name.find('/') != std::string::npos;
     if (int e = file.open_errno() ? file.open_errno() : file.read_errno();
-        e && has_path)
+        e && has_path) {
+      out.complete = false;
       out.invalid.push_back(
           std::string(object.file_path()) +
           (file.open_errno() ? ": cannot open it: " : ": cannot read it: ") +
           std::strerror(e) + "; its SDT records are not read");
+    }
     if (!file.ok())
       continue; // the vdso, or a file without section headers
     if (std::string why = file.mismatch(object); !why.empty()) {

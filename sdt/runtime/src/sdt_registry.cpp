@@ -142,7 +142,8 @@ void forget_unloaded(const std::vector<SdtProbeEntry *> &loaded) {
 } // namespace
 
 // Brings the registry up to date with the loaded objects (only when one
-// was loaded or unloaded since the last time). Under api_lock().
+// was loaded or unloaded since the last time, or the last discovery could
+// not read a file). Under api_lock().
 void refresh() {
   Registry &reg = registry();
   LoadCounters now;
@@ -199,7 +200,9 @@ void refresh() {
   reg.probes = std::move(probes);
   reg.sites = std::move(sites);
   reg.invalid = std::move(invalid);
-  reg.discovered = true;
+  // A file that could not be read is read again at the next call, not
+  // remembered as an object without probes.
+  reg.discovered = found.complete;
   reg.adds = now.adds;
   reg.subs = now.subs;
 }
