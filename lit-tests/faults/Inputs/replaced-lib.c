@@ -1,7 +1,7 @@
-/* The library of replaced.c, built twice: as loaded (probe "hit", x + 1)
- * and as the build that replaces it on disk (-DPROBE=hop -DDELTA=2: other
+/* The library of replaced.c, built twice: as loaded (probe "hit", x + 3)
+ * and as the build that replaces it on disk (-DPROBE=hop -DDELTA=5: other
  * names, other code, the same layout: names of the same length, an
- * immediate of the same size). Its stapsdt note is only in the file, so a
+ * immediate of the same size; not 1, which -Os makes an inc on i386). Its stapsdt note is only in the file, so a
  * runtime that trusted the new file would list flib:hop at the old code. */
 #include <xsdt/sdt.h>
 #include <xsdt/usdt.h>
@@ -10,7 +10,7 @@
 #define PROBE hit
 #endif
 #ifndef DELTA
-#define DELTA 1
+#define DELTA 3
 #endif
 
 SDT_PROVIDER_DEFINE(flib);

@@ -74,8 +74,8 @@ int main(int argc, char **argv) {
     RT_CHECK(u == -1 && s == -1 && usdt_hits == 0 && sdt_hits == 0);
   } else {
     RT_CHECK(listed == 1 && invalid == 0 && u == 1 && s == 1);
-    RT_CHECK(usdt_hits == 1 && last_usdt == 41 && sdt_hits == 1 &&
-             last_sdt == 41);
+    RT_CHECK(usdt_hits == 1 && last_usdt == 43 && sdt_hits == 1 &&
+             last_sdt == 43);
     RT_EXPECT_RESULT(xsdt_disable("flib:*", &err), 1, &err);
     RT_EXPECT_RESULT(xsdt_sdt_disable("flib:::", &err), 1, &err);
   }
