@@ -68,26 +68,57 @@ int parse_pattern(const char *pattern, ProbeDescription *desc,
 
 // ---- First use -------------------------------------------------------------
 
-bool g_started = false; // under api_lock()
-bool g_jump_ok = false; // jump mode can be written on this system
-int g_start_errno = 0;
+bool g_started = false;      // under api_lock()
+bool g_serialize_ok = false; // every thread can be serialized
+int g_serialize_errno = 0;   // why not
 
 // Once, before the first site is written: the fire path (its barrier mode,
-// slot key and fork handler), whether jump mode can be written, and the
-// trap hook.
+// slot key and fork handler), whether every thread can be serialized, and
+// the trap hook.
 bool start(xsdt_error *err) {
   if (g_started)
     return true;
   if (!prepare_fire_path(err))
     return false;
-  // Jump sites wider than one store need every thread serialized between
-  // the protocol's steps (x86): without that, only trap mode is safe.
-  g_jump_ok =
-      !isa::any_jump_needs_trap_first() || machdep::serialize_all_threads();
-  g_start_errno = errno;
+  g_serialize_ok =
+      isa::any_jump_needs_trap_first() && machdep::serialize_all_threads();
+  g_serialize_errno = errno;
   set_sdt_trap_hook(resume_after_trap);
   g_started = true;
   return true;
+}
+
+// ---- Jump or trap -----------------------------------------------------------
+
+// Whether jump mode can be written at every site of these probes. A jump
+// wider than one store (the trap-first protocol: x86, Thumb's b.w) needs
+// every thread serialized between the protocol's steps; without that,
+// only trap mode is safe there. A one-store jump (A64, ARM state, ...)
+// needs nothing. After start().
+bool jump_writable(const std::vector<SdtProbeEntry *> &probes) {
+  if (g_serialize_ok)
+    return true;
+  const std::set<const SdtProbeEntry *> of(probes.begin(), probes.end());
+  for (const RegisteredSite &s : registry().sites)
+    if (of.count(s.probe) && isa::jump_needs_trap_first(*s.encoding))
+      return false;
+  return true;
+}
+
+// The mode an enable in `mode` writes at these probes: AUTO is jump mode
+// where it can be written, else trap mode.
+xsdt_mode resolve_mode(xsdt_mode mode,
+                       const std::vector<SdtProbeEntry *> &probes) {
+  if (mode != XSDT_MODE_AUTO)
+    return mode;
+  return jump_writable(probes) ? XSDT_MODE_JUMP : XSDT_MODE_TRAP;
+}
+
+int refuse_jump(xsdt_error *err) {
+  return fail(err, XSDT_ERR_BAD_MODE,
+              "jump mode needs all threads serialized between writes "
+              "(membarrier SYNC_CORE: %s); use trap mode",
+              std::strerror(g_serialize_errno));
 }
 
 // ---- Enable and disable ----------------------------------------------------
@@ -311,7 +342,7 @@ bool write_disable(const std::vector<SdtProbeEntry *> &going, xsdt_error *err) {
 
 struct SdtEnabling {
   ProbeDescription desc;
-  xsdt_mode how; // as the enable resolved it
+  xsdt_mode mode; // as asked: AUTO is resolved per object
   xsdt_sdt_handler handler;
   void *user;
 };
@@ -352,6 +383,7 @@ void sync_sdt(const ObjectKey *fresh) {
     return;
   for (const ObjectSpan &object : add) {
     std::vector<Choice> choices;
+    bool refused = false;
     for (SdtProbeEntry *p : reg.probes) {
       if (p->mode != XSDT_MODE_AUTO ||
           !object.contains(reinterpret_cast<std::uintptr_t>(p->probe)))
@@ -360,12 +392,22 @@ void sync_sdt(const ObjectKey *fresh) {
         ProbeDescription d;
         return !parse_probe_description(text.c_str(), &d) && matches(d, *p);
       });
-      if (e)
-        choices.push_back(
-            Choice{p, e->payload.how, e->payload.handler, e->payload.user});
+      if (!e)
+        continue;
+      const xsdt_mode how = resolve_mode(e->payload.mode, {p});
+      if (how == XSDT_MODE_JUMP && !jump_writable({p})) {
+        refused = true;
+        continue;
+      }
+      choices.push_back(Choice{p, how, e->payload.handler, e->payload.user});
     }
     xsdt_error err;
-    if (!choices.empty() && !write_enable(choices, &err)) {
+    if (refused) {
+      // All or nothing per object, like a failed write.
+      refuse_jump(&err);
+      choices.clear();
+    }
+    if (refused || (!choices.empty() && !write_enable(choices, &err))) {
       xsdt_error late;
       fail(&late, err.code, "%s: %s",
            object.key.name.empty() ? "(main program)" : object.key.name.c_str(),
@@ -447,14 +489,9 @@ int sdt_enable(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
   if (!start(err))
     return -1;
 
-  xsdt_mode how = mode == XSDT_MODE_AUTO
-                      ? (g_jump_ok ? XSDT_MODE_JUMP : XSDT_MODE_TRAP)
-                      : mode;
-  if (how == XSDT_MODE_JUMP && !g_jump_ok)
-    return fail(err, XSDT_ERR_BAD_MODE,
-                "jump mode needs all threads serialized between writes "
-                "(membarrier SYNC_CORE: %s); use trap mode",
-                std::strerror(g_start_errno));
+  const xsdt_mode how = resolve_mode(mode, chosen);
+  if (how == XSDT_MODE_JUMP && !jump_writable(chosen))
+    return refuse_jump(err);
   for (const SdtProbeEntry *p : chosen) {
     if (p->mode == how)
       return fail(err, XSDT_ERR_ALREADY_ENABLED,
@@ -473,7 +510,7 @@ int sdt_enable(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
   for (SdtProbeEntry *p : chosen)
     choices.push_back(Choice{p, how, handler, user});
   // Recorded first: nothing may fail once the sites are written.
-  g_enablings.enable(pattern, SdtEnabling{desc, how, handler, user});
+  g_enablings.enable(pattern, SdtEnabling{desc, mode, handler, user});
   if (!write_enable(choices, err)) {
     g_enablings.withdraw_last();
     return -1;
