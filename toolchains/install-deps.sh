@@ -28,6 +28,10 @@ base=(
   libclang-rt-14-dev # libFuzzer and the sanitizer runtimes (sdt/fuzz)
   # the reference implementation, for side-by-side comparison
   systemtap-sdt-dev
+  # the peer tracer of xsdt-bench-lttng (sdt/bench): its library, its
+  # session daemon and command line, and the reader its smoke test checks
+  # the trace with
+  liblttng-ust-dev lttng-tools babeltrace
   # real consumers that read every cell's probes (conformance/consumers)
   gdb gdb-multiarch bpfcc-tools bpftrace linux-perf systemtap
 )
