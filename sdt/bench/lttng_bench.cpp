@@ -150,6 +150,7 @@ template <Site site> void BM_call(benchmark::State &state) {
 struct XsdtRun {
   xsdt_hdl *handle = nullptr;
   int ints = 0; // the payload's integers: the record has ints + 1 args
+  bool timestamps = true; // the consumer option: records carry the time
   std::thread drainer;
   std::atomic<bool> draining{false};
   std::uint64_t records = 0, bad = 0;
@@ -163,6 +164,8 @@ int check_record(const xsdt_record *r, void *arg) {
               r->args[run->ints] == reinterpret_cast<std::uintptr_t>(kPayload);
   for (int k = 1; good && k < run->ints; ++k)
     good = r->args[k] == r->args[0] + k;
+  // A timestamp exactly when asked for (CLOCK_MONOTONIC is never 0 here).
+  good = good && (r->timestamp_ns != 0) == run->timestamps;
   if (!good && run->bad++ == 0)
     failure(std::string("a record of ") + r->probe->id +
             " does not carry the values its call passed");
@@ -170,10 +173,18 @@ int check_record(const xsdt_record *r, void *arg) {
 }
 
 // Setup and Teardown run on one thread, around all the threads of a run.
-template <int kInts> void xsdt_setup(const benchmark::State &) {
+// The name of the xsdt side of an enabled run: records with timestamps
+// (as LTTng's events always have), or without (the consumer option).
+const char *xsdt_impl(bool timestamps) {
+  return timestamps ? "xsdt-sdt" : "xsdt-sdt-nots";
+}
+
+template <int kInts, bool kTimestamps>
+void xsdt_setup(const benchmark::State &) {
   g_calls = 0;
   auto *run = new XsdtRun;
   run->ints = kInts;
+  run->timestamps = kTimestamps;
   int err = 0;
   run->handle = xsdt_open(XSDT_VERSION, &err);
   const std::string probe = "xsdt_sdt:::args" + std::to_string(kInts);
@@ -181,6 +192,7 @@ template <int kInts> void xsdt_setup(const benchmark::State &) {
   if (!run->handle ||
       xsdt_enable_probes(run->handle, probe.c_str(), XSDT_MODE_JUMP) != 1 ||
       xsdt_setopt(run->handle, "bufsize", "2m") != 0 ||
+      xsdt_setopt(run->handle, "timestamps", kTimestamps ? "on" : "off") != 0 ||
       xsdt_go(run->handle) != 0) {
     failure(
         "cannot enable " + probe + ": " +
@@ -210,7 +222,8 @@ std::string run_name(const benchmark::State &state, const char *impl,
          "/threads:" + std::to_string(state.threads());
 }
 
-template <int kInts> void xsdt_teardown(const benchmark::State &state) {
+template <int kInts, bool kTimestamps>
+void xsdt_teardown(const benchmark::State &state) {
   XsdtRun *run = g_xsdt;
   run->draining = false;
   run->drainer.join();
@@ -219,7 +232,7 @@ template <int kInts> void xsdt_teardown(const benchmark::State &state) {
             xsdt_errmsg(run->handle, xsdt_errno(run->handle)));
   while (xsdt_work(run->handle, check_record, run) == XSDT_WORKSTATUS_OKAY) {
   }
-  Delivery &d = g_delivery[run_name(state, "xsdt-sdt", kInts)];
+  Delivery &d = g_delivery[run_name(state, xsdt_impl(kTimestamps), kInts)];
   d.calls += g_calls;
   d.delivered += run->records;
   d.dropped += xsdt_drops(run->handle);
@@ -327,12 +340,16 @@ void register_all() {
   register_disabled("disabled/plain/8", BM_call<plain8>);
   register_disabled("disabled/xsdt-usdt/8", BM_call<usdt8>);
   register_disabled("disabled/lttng/8", BM_call<lttng8>);
-  register_enabled<BM_call<sdt1>>("enabled/xsdt-sdt/1", xsdt_setup<1>,
-                                  xsdt_teardown<1>);
+  register_enabled<BM_call<sdt1>>("enabled/xsdt-sdt/1", xsdt_setup<1, true>,
+                                  xsdt_teardown<1, true>);
+  register_enabled<BM_call<sdt1>>(
+      "enabled/xsdt-sdt-nots/1", xsdt_setup<1, false>, xsdt_teardown<1, false>);
   register_enabled<BM_call<lttng1>>("enabled/lttng/1", lttng_setup<1>,
                                     lttng_teardown<1>);
-  register_enabled<BM_call<sdt4>>("enabled/xsdt-sdt/4", xsdt_setup<4>,
-                                  xsdt_teardown<4>);
+  register_enabled<BM_call<sdt4>>("enabled/xsdt-sdt/4", xsdt_setup<4, true>,
+                                  xsdt_teardown<4, true>);
+  register_enabled<BM_call<sdt4>>(
+      "enabled/xsdt-sdt-nots/4", xsdt_setup<4, false>, xsdt_teardown<4, false>);
   register_enabled<BM_call<lttng4>>("enabled/lttng/4", lttng_setup<4>,
                                     lttng_teardown<4>);
   register_enabled<BM_call<lttng8>>("enabled/lttng/8", lttng_setup<8>,
@@ -447,11 +464,13 @@ int main(int argc, char **argv) {
                          "disabled/xsdt-sdt/" + s, "disabled/lttng/" + s);
     reporter.print_ratio("disabled xsdt-usdt / disabled lttng, " + s,
                          "disabled/xsdt-usdt/" + s, "disabled/lttng/" + s);
-    for (const char *t : {"1", "2", "4"})
-      reporter.print_ratio(std::string("enabled xsdt-sdt / lttng, ") + n +
-                               " ints, " + t + " threads",
-                           "enabled/xsdt-sdt/" + s + "/threads:" + t,
-                           "enabled/lttng/" + s + "/threads:" + t);
+    for (const char *impl : {"xsdt-sdt", "xsdt-sdt-nots"})
+      for (const char *t : {"1", "2", "4"})
+        reporter.print_ratio(std::string("enabled ") + impl + " / lttng, " + n +
+                                 " ints, " + t + " threads",
+                             std::string("enabled/") + impl + "/" + s +
+                                 "/threads:" + t,
+                             "enabled/lttng/" + s + "/threads:" + t);
   }
   std::printf("Events per enabled run (calls = delivered + dropped):\n");
   for (const auto &[name, d] : g_delivery) {

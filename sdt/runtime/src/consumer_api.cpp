@@ -68,6 +68,8 @@ const char *xsdt_getopt(xsdt_hdl *h, const char *option) {
     return h->bufsize_text.c_str();
   if (std::strcmp(option, "nthreads") == 0)
     return h->nthreads_text.c_str();
+  if (std::strcmp(option, "timestamps") == 0)
+    return h->timestamps ? "on" : "off";
   return nullptr;
 }
 

@@ -51,7 +51,15 @@ struct ProbeEntry {
   const xsdt_sdt_probe *sdt_probe = nullptr; // SDT: the probe object
   std::vector<std::uintptr_t> sites;         // USDT: run-time pcs
   xsdt_hdl *handle = nullptr;
-  std::atomic<std::uint64_t> hits{0}; // count(): recorded or dropped
+  // count() is consumed + dropped + the records still buffered: counted
+  // where it is cheap rather than with a shared atomic add on every hit.
+  std::uint64_t consumed = 0;            // drained by xsdt_work (consumer)
+  std::atomic<std::uint64_t> dropped{0}; // hits that were not recorded
+
+  void reset_count() {
+    consumed = 0;
+    dropped.store(0, std::memory_order_relaxed);
+  }
 
   void publish_desc(unsigned index) {
     native_ptrs.clear();
@@ -95,6 +103,8 @@ struct xsdt_hdl {
   std::uint64_t bufsize = xsdt::rt::consumer::kDefaultBufsize;
   std::uint64_t nthreads = xsdt::rt::consumer::kDefaultThreads;
   std::string bufsize_text, nthreads_text; // for xsdt_getopt
+  // Read the clock on every hit. Read by the hit path: set before go only.
+  bool timestamps = true;
 
   std::vector<std::unique_ptr<xsdt::rt::consumer::ProbeEntry>>
       probes; // by index

@@ -8,7 +8,10 @@
 // The hit path is shared by SDT hits (normal context) and USDT hits (the
 // trap handler, which may interrupt an SDT hit on the same thread). It
 // therefore never locks, allocates or makes a system call other than
-// clock_gettime and, once per thread, gettid.
+// clock_gettime (unless timestamps are off) and, once per thread, gettid.
+// On the common path it makes no atomic read-modify-write either: count()
+// is summed from what the consumer drains, what is still buffered and the
+// drops (see ProbeEntry).
 #include "consumer_hits.h"
 
 #include "consumer_buffer.h"
@@ -107,30 +110,36 @@ ThreadBuffer *buffer_of_this_thread(xsdt_hdl &h) noexcept {
   return found;
 }
 
+// A hit that is not recorded: counted per buffer (for the drop reports,
+// by thread) and per probe (for count()). Off the common path.
+void count_drop(std::atomic<std::uint64_t> &drops, ProbeEntry &probe) noexcept {
+  // Release: the consumer that sees a drop also sees the buffer's owner.
+  drops.fetch_add(1, std::memory_order_release);
+  probe.dropped.fetch_add(1, std::memory_order_relaxed);
+}
+
 void record_hit(xsdt_hdl &h, ProbeEntry &probe, const std::uint64_t *args,
                 int argc) noexcept {
-  probe.hits.fetch_add(1, std::memory_order_relaxed);
   ThreadBuffer *buffer = buffer_of_this_thread(h);
   if (!buffer) {
-    h.unbuffered_drops.fetch_add(1, std::memory_order_relaxed);
+    count_drop(h.unbuffered_drops, probe);
     return;
   }
   if (buffer->busy.load(std::memory_order_relaxed)) {
     // This hit interrupted an append of the same thread to this buffer.
-    // Release: the consumer that sees a drop also sees the buffer's owner.
-    buffer->drops.fetch_add(1, std::memory_order_release);
+    count_drop(buffer->drops, probe);
     return;
   }
   buffer->busy.store(1, std::memory_order_relaxed);
   std::atomic_signal_fence(std::memory_order_seq_cst);
   // Taken inside the busy section, so timestamps never decrease within a
   // buffer: a nested hit either completes before this point or is dropped.
-  const std::uint64_t now = monotonic_ns();
+  const std::uint64_t now = h.timestamps ? monotonic_ns() : 0;
   const bool stored = buffer->append(probe.desc.index, now, args, argc);
   std::atomic_signal_fence(std::memory_order_seq_cst);
   buffer->busy.store(0, std::memory_order_relaxed);
   if (!stored)
-    buffer->drops.fetch_add(1, std::memory_order_release);
+    count_drop(buffer->drops, probe);
 }
 
 ProbeEntry *find_usdt_site(const xsdt_hdl &h, std::uintptr_t pc) noexcept {

@@ -111,8 +111,17 @@ int setopt_impl(xsdt_hdl *h, const char *option, const char *value) {
     h->nthreads_text = std::to_string(number);
     return 0;
   }
+  if (name == "timestamps") {
+    const std::string_view text = value ? value : "";
+    if (text != "on" && text != "off")
+      return fail(h, XSDT_ERR_BAD_OPTION,
+                  "xsdt_setopt: timestamps '%s' is neither on nor off", shown);
+    h->timestamps = text == "on";
+    return 0;
+  }
   return fail(h, XSDT_ERR_BAD_OPTION,
-              "xsdt_setopt: unknown option '%s' (known: bufsize, nthreads)",
+              "xsdt_setopt: unknown option '%s' (known: bufsize, nthreads, "
+              "timestamps)",
               option ? option : "(null)");
 }
 
@@ -182,7 +191,7 @@ int go_impl(xsdt_hdl *h) {
   std::vector<UsdtSite> usdt_sites;
   std::vector<std::string> usdt_patterns;
   for (const auto &probe : h->probes) {
-    probe->hits.store(0, std::memory_order_relaxed);
+    probe->reset_count();
     if (probe->desc.kind != XSDT_PROBE_USDT)
       continue;
     for (std::uintptr_t pc : probe->sites)
@@ -261,7 +270,7 @@ int go_impl(xsdt_hdl *h) {
   h->usdt_sites.clear();
   h->gate = nullptr;
   for (const auto &probe : h->probes)
-    probe->hits.store(0, std::memory_order_relaxed);
+    probe->reset_count();
   return fail(h, cause.code, "xsdt_go: enabling %s%s: %s%s", failed_kind,
               failed_probe, cause.message,
               rollback == 0 ? "" : " (and a probe could not be disabled)");
@@ -277,17 +286,26 @@ xsdt_workstatus work_impl(xsdt_hdl *h, xsdt_consume_f *consume, void *arg) {
   bool aborted = false;
   for (std::size_t i = 0; i < h->nbuffers && !aborted; ++i) {
     ThreadBuffer &buffer = h->buffers[i];
+    xsdt_record record{};
+    bool owner_read = false;
     aborted = !buffer.drain([&](std::uint32_t index, std::uint64_t timestamp,
                                 const std::uint64_t *args, int argc) {
+      ++h->probes[index]->consumed;
       if (!consume)
         return true;
-      xsdt_record record{};
+      // Read once, after the first record it wrote: a buffer claimed
+      // during this call has its owner set by then, and it does not change
+      // while the buffer holds records.
+      if (!owner_read) {
+        record.tid = static_cast<std::uint64_t>(
+            buffer.owner.load(std::memory_order_acquire));
+        owner_read = true;
+      }
       record.probe = &h->probes[index]->desc;
-      // Read after the records it wrote: a buffer claimed during this call
-      // has its owner set by then.
-      record.tid = static_cast<std::uint64_t>(
-          buffer.owner.load(std::memory_order_acquire));
       record.timestamp_ns = timestamp;
+      // Arguments past argc read as 0, as after the previous record.
+      if (argc < record.argc)
+        std::fill(record.args + argc, record.args + record.argc, 0);
       record.argc = argc;
       std::copy(args, args + argc, record.args);
       return consume(&record, arg) == XSDT_CONSUME_NEXT;
@@ -351,15 +369,32 @@ int stop_impl(xsdt_hdl *h) {
   return disable_session(h, "xsdt_stop");
 }
 
+namespace {
+
+// count() of every probe, by index: the hits drained, dropped, or still in
+// a buffer (read without releasing them), as of this call.
+std::vector<std::uint64_t> counts_of(const xsdt_hdl *h) {
+  std::vector<std::uint64_t> counts;
+  counts.reserve(h->probes.size());
+  for (const auto &probe : h->probes)
+    counts.push_back(probe->consumed +
+                     probe->dropped.load(std::memory_order_relaxed));
+  for (std::size_t i = 0; i < h->nbuffers; ++i)
+    h->buffers[i].peek([&](std::uint32_t index) { ++counts[index]; });
+  return counts;
+}
+
+} // namespace
+
 int aggregate_walk_impl(xsdt_hdl *h, xsdt_aggregate_f *visit, void *arg) {
   if (h->state == State::kConfiguring)
     return bad_state(h, "xsdt_aggregate_walk");
   if (!visit)
     return fail(h, XSDT_ERR_INTERNAL,
                 "xsdt_aggregate_walk: no visit function given");
-  for (const auto &probe : h->probes)
-    if (visit(&probe->desc, probe->hits.load(std::memory_order_relaxed), arg) !=
-        0)
+  const std::vector<std::uint64_t> counts = counts_of(h);
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    if (visit(&h->probes[i]->desc, counts[i], arg) != 0)
       break;
   return 0;
 }
@@ -374,10 +409,10 @@ int aggregate_print_impl(xsdt_hdl *h, FILE *out) {
   // Ties keep the enable order through the index. Not std::stable_sort: with
   // libstdc++ 12 it reaches the deprecated get_temporary_buffer, an error
   // under clang 19's -Werror.
+  const std::vector<std::uint64_t> counts = counts_of(h);
   std::vector<std::tuple<std::uint64_t, std::size_t, const ProbeEntry *>> rows;
-  for (const auto &probe : h->probes)
-    rows.emplace_back(probe->hits.load(std::memory_order_relaxed), rows.size(),
-                      probe.get());
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    rows.emplace_back(counts[i], i, h->probes[i].get());
   std::sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
     if (std::get<0>(a) != std::get<0>(b))
       return std::get<0>(a) > std::get<0>(b);

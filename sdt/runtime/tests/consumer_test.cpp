@@ -251,6 +251,8 @@ void check_step_lifecycle(xsdt_mode mode, xsdt_mode expected_mode) {
     consumer_test_step(i - 3, 1000UL * static_cast<unsigned long>(i) + 7,
                        kText + i % 4);
   const std::uint64_t after = now_ns();
+  // Counted while still buffered, and not consumed by counting.
+  EXPECT_EQ(counts(t.h)[kStep], 10u);
 
   std::vector<Record> records = work_once(t.h);
   ASSERT_EQ(records.size(), 10u);
@@ -493,6 +495,7 @@ TEST(Consumer, TinyBufferDropsAreCountedExactly) {
   for (int i = 0; i < 10; ++i)
     consumer_test_step(i, 0, nullptr);
   EXPECT_EQ(xsdt_drops(t.h), 7u);
+  EXPECT_EQ(counts(t.h)[kStep], 10u); // 3 buffered + 7 dropped
   std::vector<Record> records = work_once(t.h);
   ASSERT_EQ(records.size(), 3u);
   for (int i = 0; i < 3; ++i)
@@ -910,6 +913,9 @@ TEST(Consumer, Options) {
   EXPECT_STREQ(xsdt_getopt(t.h, "bufsize"), "64");
   EXPECT_EQ(xsdt_setopt(t.h, "nthreads", "3"), 0);
   EXPECT_STREQ(xsdt_getopt(t.h, "nthreads"), "3");
+  EXPECT_STREQ(xsdt_getopt(t.h, "timestamps"), "on");
+  EXPECT_EQ(xsdt_setopt(t.h, "timestamps", "off"), 0);
+  EXPECT_STREQ(xsdt_getopt(t.h, "timestamps"), "off");
 
   struct Bad {
     const char *option, *value, *mentions;
@@ -927,6 +933,9 @@ TEST(Consumer, Options) {
       {"nthreads", "2k", "nthreads '2k'"},
       {"nthreads", nullptr, "nthreads '(null)'"},
       {nullptr, "1", "unknown option '(null)'"},
+      {"timestamps", "yes", "timestamps 'yes' is neither on nor off"},
+      {"timestamps", "", "timestamps ''"},
+      {"timestamps", nullptr, "timestamps '(null)'"},
   };
   for (const Bad &b : bad) {
     EXPECT_EQ(xsdt_setopt(t.h, b.option, b.value), -1) << b.mentions;
@@ -937,6 +946,29 @@ TEST(Consumer, Options) {
   // Unchanged by the failures.
   EXPECT_STREQ(xsdt_getopt(t.h, "bufsize"), "64");
   EXPECT_STREQ(xsdt_getopt(t.h, "nthreads"), "3");
+  EXPECT_STREQ(xsdt_getopt(t.h, "timestamps"), "off");
+}
+
+// With timestamps off a record carries 0 and everything else as before.
+TEST(Consumer, TimestampsOff) {
+  Handle t;
+  ASSERT_EQ(xsdt_enable_probes(t.h, "ctest:::step", XSDT_MODE_AUTO), 1);
+  ASSERT_EQ(xsdt_setopt(t.h, "timestamps", "off"), 0) << t.message();
+  ASSERT_EQ(xsdt_go(t.h), 0) << t.message();
+  for (int i = 0; i < 5; ++i)
+    consumer_test_step(i, 10UL * static_cast<unsigned long>(i), kText);
+  std::vector<Record> records = work_once(t.h);
+  ASSERT_EQ(records.size(), 5u);
+  for (int i = 0; i < 5; ++i) {
+    const Record &r = records[static_cast<std::size_t>(i)];
+    EXPECT_EQ(r.timestamp, 0u);
+    EXPECT_EQ(r.tid, this_tid());
+    EXPECT_EQ(r.args, (std::vector<std::uint64_t>{
+                          as_arg(i), 10u * static_cast<std::uint64_t>(i),
+                          as_arg(kText)}));
+  }
+  EXPECT_EQ(counts(t.h)[kStep], 5u);
+  ASSERT_EQ(xsdt_stop(t.h), 0);
 }
 
 TEST(Consumer, SelectionErrors) {

@@ -79,7 +79,8 @@ typedef struct xsdt_probedesc {
 typedef struct xsdt_record {
   const xsdt_probedesc *probe;
   uint64_t tid;          /* kernel thread id of the thread that hit it */
-  uint64_t timestamp_ns; /* CLOCK_MONOTONIC at the hit */
+  uint64_t timestamp_ns; /* CLOCK_MONOTONIC at the hit; 0 with timestamps
+                            off */
   int argc;
   uint64_t args[XSDT_MAX_ARGS]; /* SDT: as passed; USDT: decoded bits */
 } xsdt_record;
@@ -113,11 +114,14 @@ int xsdt_enable_probes(xsdt_hdl *h, const char *description, xsdt_mode mode);
 /* Options, before go: "bufsize" (bytes per thread buffer, with an optional
  * k/m suffix, 64 to 256m, used in whole 8-byte units; default 64k),
  * "nthreads" (buffers, i.e. threads that can record, 1 to 4096; default
- * 64). A record takes 16 bytes plus 8 per argument. Returns 0 or -1
- * (XSDT_ERR_BAD_OPTION; XSDT_ERR_BAD_STATE after go). */
+ * 64), "timestamps" ("on", the default, or "off": records then carry
+ * timestamp_ns 0 and a hit reads no clock, as DTrace records carry no
+ * timestamp unless the program asks for one). A record takes
+ * 16 bytes plus 8 per argument. Returns 0 or -1 (XSDT_ERR_BAD_OPTION;
+ * XSDT_ERR_BAD_STATE after go). */
 int xsdt_setopt(xsdt_hdl *h, const char *option, const char *value);
-/* The current value as decimal text ("262144" after "256k"), or NULL for
- * an unknown option. Valid until the next xsdt_setopt(). */
+/* The current value as text ("262144" after "256k"; "on" or "off"), or
+ * NULL for an unknown option. Valid until the next xsdt_setopt(). */
 const char *xsdt_getopt(xsdt_hdl *h, const char *option);
 
 /* Allocates every buffer (nthreads x bufsize) and enables every selected
@@ -143,8 +147,9 @@ xsdt_workstatus xsdt_work(xsdt_hdl *h, xsdt_consume_f *consume, void *arg);
 int xsdt_stop(xsdt_hdl *h);
 
 /* count() per probe: hits seen (recorded or dropped), in index order;
- * after go (live while running). visit returns 0 to go on, anything else
- * ends the walk. */
+ * after go (live while running: the records drained, still buffered or
+ * dropped as of the call). visit returns 0 to go on, anything else ends the
+ * walk. */
 typedef int xsdt_aggregate_f(const xsdt_probedesc *probe, uint64_t count,
                              void *arg);
 int xsdt_aggregate_walk(xsdt_hdl *h, xsdt_aggregate_f *visit, void *arg);
