@@ -179,7 +179,9 @@ fire_in_slot(ThreadSlot *slot, xsdt_sdt_probe *probe, std::uint64_t a0,
   // barrier differs; the slots, the nesting and the waits are the same.
   call_handler<__ATOMIC_SEQ_CST>(probe, a0, a1, a2, a3, a4, a5, a6);
 #else
-  if (g_fire_fences.load(std::memory_order_relaxed))
+  // Expected false: membarrier is there on every kernel since 4.14, and
+  // the fence path must not cost the common one a taken branch.
+  if (__builtin_expect(g_fire_fences.load(std::memory_order_relaxed), 0))
     std::atomic_thread_fence(std::memory_order_seq_cst);
   else
     std::atomic_signal_fence(std::memory_order_seq_cst);
@@ -337,11 +339,11 @@ __attribute__((always_inline)) static inline void
 fire_common(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1, uint64_t a2,
             uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6) {
   using namespace xsdt::rt;
-  // Disabled (a thread that passed the site just before a disable): one
-  // load. The acquire pairs with the enable's publication, which follows
-  // the barrier-mode decision.
-  if (!__atomic_load_n(&probe->runtime, __ATOMIC_ACQUIRE))
-    return;
+  // No early test of probe->runtime: call_handler reads it once, after the
+  // slot is odd, which the protocol needs anyway; a second load here would
+  // only shorten the rare hit of a thread that passed the site just before
+  // a disable. (Its acquire pairs with the enable's publication, which
+  // follows the barrier-mode decision.)
   ThreadSlot *slot = t_slot;
   if (__builtin_expect(slot == nullptr, 0)) {
     fire_without_slot(probe, a0, a1, a2, a3, a4, a5, a6);
