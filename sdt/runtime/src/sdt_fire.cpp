@@ -342,8 +342,10 @@ fire_common(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1, uint64_t a2,
   // No early test of probe->runtime: call_handler reads it once, after the
   // slot is odd, which the protocol needs anyway; a second load here would
   // only shorten the rare hit of a thread that passed the site just before
-  // a disable. (Its acquire pairs with the enable's publication, which
-  // follows the barrier-mode decision.)
+  // a disable. g_fire_fences is therefore read before any acquire: a stale
+  // value can only be its initial true (prepare_fire_path clears it once,
+  // before the first site is written; only a single-threaded fork child
+  // sets it again), which costs a fence and is safe.
   ThreadSlot *slot = t_slot;
   if (__builtin_expect(slot == nullptr, 0)) {
     fire_without_slot(probe, a0, a1, a2, a3, a4, a5, a6);
