@@ -173,26 +173,42 @@ int check_record(const xsdt_record *r, void *arg) {
 }
 
 // Setup and Teardown run on one thread, around all the threads of a run.
-// The name of the xsdt side of an enabled run: records with timestamps
-// (as LTTng's events always have), or without (the consumer option).
-const char *xsdt_impl(bool timestamps) {
-  return timestamps ? "xsdt-sdt" : "xsdt-sdt-nots";
+// The xsdt sides of an enabled run: an SDT probe in jump mode recording
+// timestamps (as LTTng's events always carry one) or not (the consumer
+// option), and a USDT probe (trap mode, the only one USDT has; also the
+// only xsdt probe with 8 integers and a string, since SDT(9) probes carry
+// at most 7 arguments).
+enum class XsdtSide { kSdt, kSdtNoTimestamps, kUsdt };
+
+const char *xsdt_impl(XsdtSide side) {
+  switch (side) {
+  case XsdtSide::kSdt:
+    return "xsdt-sdt";
+  case XsdtSide::kSdtNoTimestamps:
+    return "xsdt-sdt-nots";
+  case XsdtSide::kUsdt:
+    return "xsdt-usdt";
+  }
+  return "?";
 }
 
-template <int kInts, bool kTimestamps>
-void xsdt_setup(const benchmark::State &) {
+template <int kInts, XsdtSide kSide> void xsdt_setup(const benchmark::State &) {
   g_calls = 0;
   auto *run = new XsdtRun;
   run->ints = kInts;
-  run->timestamps = kTimestamps;
+  run->timestamps = kSide != XsdtSide::kSdtNoTimestamps;
   int err = 0;
   run->handle = xsdt_open(XSDT_VERSION, &err);
-  const std::string probe = "xsdt_sdt:::args" + std::to_string(kInts);
+  const bool usdt = kSide == XsdtSide::kUsdt;
+  const std::string probe =
+      (usdt ? "xsdt_usdt:::args" : "xsdt_sdt:::args") + std::to_string(kInts);
   // Per-thread buffers as large as one LTTng per-CPU channel (4 x 512 KiB).
   if (!run->handle ||
-      xsdt_enable_probes(run->handle, probe.c_str(), XSDT_MODE_JUMP) != 1 ||
+      xsdt_enable_probes(run->handle, probe.c_str(),
+                         usdt ? XSDT_MODE_TRAP : XSDT_MODE_JUMP) != 1 ||
       xsdt_setopt(run->handle, "bufsize", "2m") != 0 ||
-      xsdt_setopt(run->handle, "timestamps", kTimestamps ? "on" : "off") != 0 ||
+      xsdt_setopt(run->handle, "timestamps", run->timestamps ? "on" : "off") !=
+          0 ||
       xsdt_go(run->handle) != 0) {
     failure(
         "cannot enable " + probe + ": " +
@@ -222,7 +238,7 @@ std::string run_name(const benchmark::State &state, const char *impl,
          "/threads:" + std::to_string(state.threads());
 }
 
-template <int kInts, bool kTimestamps>
+template <int kInts, XsdtSide kSide>
 void xsdt_teardown(const benchmark::State &state) {
   XsdtRun *run = g_xsdt;
   run->draining = false;
@@ -232,7 +248,7 @@ void xsdt_teardown(const benchmark::State &state) {
             xsdt_errmsg(run->handle, xsdt_errno(run->handle)));
   while (xsdt_work(run->handle, check_record, run) == XSDT_WORKSTATUS_OKAY) {
   }
-  Delivery &d = g_delivery[run_name(state, xsdt_impl(kTimestamps), kInts)];
+  Delivery &d = g_delivery[run_name(state, xsdt_impl(kSide), kInts)];
   d.calls += g_calls;
   d.delivered += run->records;
   d.dropped += xsdt_drops(run->handle);
@@ -340,18 +356,26 @@ void register_all() {
   register_disabled("disabled/plain/8", BM_call<plain8>);
   register_disabled("disabled/xsdt-usdt/8", BM_call<usdt8>);
   register_disabled("disabled/lttng/8", BM_call<lttng8>);
-  register_enabled<BM_call<sdt1>>("enabled/xsdt-sdt/1", xsdt_setup<1, true>,
-                                  xsdt_teardown<1, true>);
-  register_enabled<BM_call<sdt1>>(
-      "enabled/xsdt-sdt-nots/1", xsdt_setup<1, false>, xsdt_teardown<1, false>);
+  constexpr XsdtSide sdt = XsdtSide::kSdt, nots = XsdtSide::kSdtNoTimestamps,
+                     usdt = XsdtSide::kUsdt;
+  register_enabled<BM_call<sdt1>>("enabled/xsdt-sdt/1", xsdt_setup<1, sdt>,
+                                  xsdt_teardown<1, sdt>);
+  register_enabled<BM_call<sdt1>>("enabled/xsdt-sdt-nots/1",
+                                  xsdt_setup<1, nots>, xsdt_teardown<1, nots>);
+  register_enabled<BM_call<usdt1>>("enabled/xsdt-usdt/1", xsdt_setup<1, usdt>,
+                                   xsdt_teardown<1, usdt>);
   register_enabled<BM_call<lttng1>>("enabled/lttng/1", lttng_setup<1>,
                                     lttng_teardown<1>);
-  register_enabled<BM_call<sdt4>>("enabled/xsdt-sdt/4", xsdt_setup<4, true>,
-                                  xsdt_teardown<4, true>);
-  register_enabled<BM_call<sdt4>>(
-      "enabled/xsdt-sdt-nots/4", xsdt_setup<4, false>, xsdt_teardown<4, false>);
+  register_enabled<BM_call<sdt4>>("enabled/xsdt-sdt/4", xsdt_setup<4, sdt>,
+                                  xsdt_teardown<4, sdt>);
+  register_enabled<BM_call<sdt4>>("enabled/xsdt-sdt-nots/4",
+                                  xsdt_setup<4, nots>, xsdt_teardown<4, nots>);
+  register_enabled<BM_call<usdt4>>("enabled/xsdt-usdt/4", xsdt_setup<4, usdt>,
+                                   xsdt_teardown<4, usdt>);
   register_enabled<BM_call<lttng4>>("enabled/lttng/4", lttng_setup<4>,
                                     lttng_teardown<4>);
+  register_enabled<BM_call<usdt8>>("enabled/xsdt-usdt/8", xsdt_setup<8, usdt>,
+                                   xsdt_teardown<8, usdt>);
   register_enabled<BM_call<lttng8>>("enabled/lttng/8", lttng_setup<8>,
                                     lttng_teardown<8>);
 }
@@ -464,7 +488,7 @@ int main(int argc, char **argv) {
                          "disabled/xsdt-sdt/" + s, "disabled/lttng/" + s);
     reporter.print_ratio("disabled xsdt-usdt / disabled lttng, " + s,
                          "disabled/xsdt-usdt/" + s, "disabled/lttng/" + s);
-    for (const char *impl : {"xsdt-sdt", "xsdt-sdt-nots"})
+    for (const char *impl : {"xsdt-sdt", "xsdt-sdt-nots", "xsdt-usdt"})
       for (const char *t : {"1", "2", "4"})
         reporter.print_ratio(std::string("enabled ") + impl + " / lttng, " + n +
                                  " ints, " + t + " threads",
