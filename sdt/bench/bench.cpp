@@ -24,6 +24,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "median_reporter.h"
+
 #include <unistd.h>
 
 #include <atomic>
@@ -641,68 +643,18 @@ BENCHMARK_CAPTURE(BM_sdt_toggle_part, disable_90,
                   "xsdt_bench_many::f[1-9][0-9]:site", 90, false)
     ->Unit(benchmark::kMillisecond);
 
-// Prints the table as usual and keeps each benchmark's CPU time per
-// iteration (ns; the median when --benchmark_repetitions asks for several)
-// for the ratios. CPU rather than wall time: the thread's CPU time includes
-// the kernel's work for the trap and signal delivery, but not the time other
-// processes on a busy machine take from it.
-class RatioReporter : public benchmark::ConsoleReporter {
-public:
-  // A reporter passed in does not see --benchmark_color; colour only for a
-  // terminal keeps ctest logs and redirected output plain.
-  RatioReporter()
-      : ConsoleReporter(isatty(STDOUT_FILENO) ? OO_ColorTabular : OO_Tabular) {}
-
-  void ReportRuns(const std::vector<Run> &runs) override {
-    for (const Run &run : runs) {
-      if (run.error_occurred)
-        continue;
-      const std::string &name = run.run_name.function_name;
-      bool median =
-          run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
-      if (median || (run.run_type == Run::RT_Iteration && !medians_[name])) {
-        double to_ns =
-            benchmark::GetTimeUnitMultiplier(benchmark::kNanosecond) /
-            benchmark::GetTimeUnitMultiplier(run.time_unit);
-        ns_[name] = run.GetAdjustedCPUTime() * to_ns;
-        real_ns_[name] = run.GetAdjustedRealTime() * to_ns;
-        counters_[name] = run.counters;
-        medians_[name] = median;
-      }
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-
-  void print_ratio(const char *what, const char *slow, const char *fast) {
-    auto s = ns_.find(slow), f = ns_.find(fast);
-    if (s == ns_.end() || f == ns_.end() || f->second <= 0)
-      return;
-    std::printf("  %-38s %9.2fx  (%.2f ns vs %.2f ns)\n", what,
-                s->second / f->second, s->second, f->second);
-  }
-
-  // A toggle benchmark: wall and CPU time per call, and the patcher's
-  // counters per call.
-  void print_toggle(const char *what, const char *name) {
-    auto c = ns_.find(name), r = real_ns_.find(name);
-    if (c == ns_.end() || r == real_ns_.end())
-      return;
-    auto counter = [&](const char *key) {
-      auto it = counters_[name].find(key);
-      return it == counters_[name].end() ? 0.0 : it->second.value;
-    };
-    std::printf("  %-20s %8.2f ms wall %8.2f ms CPU  (%.0f sites written, "
-                "%.0f mprotect, %.0f icache flushes, %.0f serializations)\n",
-                what, r->second / 1e6, c->second / 1e6, counter("sites"),
-                counter("mprotect"), counter("flush"), counter("serialize"));
-  }
-
-private:
-  std::map<std::string, double> ns_;
-  std::map<std::string, double> real_ns_;
-  std::map<std::string, benchmark::UserCounters> counters_;
-  std::map<std::string, bool> medians_;
-};
+// A toggle benchmark: wall and CPU time per call, and the patcher's
+// counters per call.
+void print_toggle(const xsdt::bench::MedianReporter &r, const char *what,
+                  const char *name) {
+  if (r.cpu_ns(name) < 0)
+    return;
+  std::printf("  %-20s %8.2f ms wall %8.2f ms CPU  (%.0f sites written, "
+              "%.0f mprotect, %.0f icache flushes, %.0f serializations)\n",
+              what, r.real_ns(name) / 1e6, r.cpu_ns(name) / 1e6,
+              r.counter(name, "sites"), r.counter(name, "mprotect"),
+              r.counter(name, "flush"), r.counter(name, "serialize"));
+}
 
 } // namespace
 
@@ -710,7 +662,10 @@ int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return 2;
-  RatioReporter reporter;
+  // CPU time for the ratios (none of these runs asks for wall time): the
+  // thread's CPU time includes the kernel's work for the trap and signal
+  // delivery, but not the time other processes on a busy machine take.
+  xsdt::bench::MedianReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
 
@@ -747,17 +702,17 @@ int main(int argc, char **argv) {
               "ms):\n",
               static_cast<unsigned long long>(many_sites()),
               xsdt_bench_many_probes);
-  reporter.print_toggle("enable, jump mode", "BM_sdt_toggle_many/enable_jump");
-  reporter.print_toggle("disable, jump mode",
-                        "BM_sdt_toggle_many/disable_jump");
-  reporter.print_toggle("enable, trap mode", "BM_sdt_toggle_many/enable_trap");
-  reporter.print_toggle("disable, trap mode",
-                        "BM_sdt_toggle_many/disable_trap");
+  print_toggle(reporter, "enable, jump mode", "BM_sdt_toggle_many/enable_jump");
+  print_toggle(reporter, "disable, jump mode",
+               "BM_sdt_toggle_many/disable_jump");
+  print_toggle(reporter, "enable, trap mode", "BM_sdt_toggle_many/enable_trap");
+  print_toggle(reporter, "disable, trap mode",
+               "BM_sdt_toggle_many/disable_trap");
   std::printf("Part of them, jump mode:\n");
-  reporter.print_toggle("enable, 1 probe", "BM_sdt_toggle_part/enable_1");
-  reporter.print_toggle("enable, 10 probes", "BM_sdt_toggle_part/enable_10");
-  reporter.print_toggle("enable, 90 probes", "BM_sdt_toggle_part/enable_90");
-  reporter.print_toggle("disable, 90 probes", "BM_sdt_toggle_part/disable_90");
+  print_toggle(reporter, "enable, 1 probe", "BM_sdt_toggle_part/enable_1");
+  print_toggle(reporter, "enable, 10 probes", "BM_sdt_toggle_part/enable_10");
+  print_toggle(reporter, "enable, 90 probes", "BM_sdt_toggle_part/enable_90");
+  print_toggle(reporter, "disable, 90 probes", "BM_sdt_toggle_part/disable_90");
   std::printf("xsdt-bench: %llu USDT trap hits counted and decoded%s\n",
               static_cast<unsigned long long>(g_hits.load()),
               g_failed ? "; FAILED (see above)" : "");

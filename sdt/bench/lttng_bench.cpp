@@ -31,6 +31,7 @@
 // its bytes into the event.
 #include "lttng_session.h"
 #include "lttng_tp.h"
+#include "median_reporter.h"
 
 #include <xsdt/consumer.h>
 #include <xsdt/sdt.h>
@@ -382,59 +383,11 @@ void register_all() {
 
 // ---- Results ---------------------------------------------------------------
 
-// Keeps each run's time per call (ns, the median when repetitions ask for
-// several; wall time for the enabled runs, which UseRealTime, CPU time for
-// the disabled ones) for the ratios.
-class PeerReporter : public benchmark::ConsoleReporter {
-public:
-  PeerReporter()
-      : ConsoleReporter(isatty(STDOUT_FILENO) ? OO_ColorTabular : OO_Tabular) {}
-
-  void ReportRuns(const std::vector<Run> &runs) override {
-    for (const Run &run : runs) {
-      if (run.error_occurred)
-        continue;
-      std::string name = run.run_name.function_name;
-      if (run.run_name.threads.size())
-        name += "/" + run.run_name.threads;
-      const bool median =
-          run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
-      if (median || (run.run_type == Run::RT_Iteration && !medians_[name])) {
-        const double to_ns =
-            benchmark::GetTimeUnitMultiplier(benchmark::kNanosecond) /
-            benchmark::GetTimeUnitMultiplier(run.time_unit);
-        ns_[name] =
-            (!run.run_name.time_type.empty() ? run.GetAdjustedRealTime()
-                                             : run.GetAdjustedCPUTime()) *
-            to_ns;
-        medians_[name] = median;
-      }
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-
-  double ns(const std::string &name) const {
-    auto it = ns_.find(name);
-    return it == ns_.end() ? -1 : it->second;
-  }
-
-  // "what: a / b = ratio (a ns vs b ns)"; nothing when either is missing.
-  void print_ratio(const std::string &what, const std::string &a,
-                   const std::string &b) const {
-    const double x = ns(a), y = ns(b);
-    if (x < 0 || y <= 0)
-      return;
-    std::printf("  %-58s %8.3f  (%.2f ns vs %.2f ns)\n", what.c_str(), x / y, x,
-                y);
-  }
-
-private:
-  std::map<std::string, double> ns_;
-  std::map<std::string, bool> medians_;
-};
+using xsdt::bench::MedianReporter; // wall time for the enabled runs, which
+                                   // UseRealTime, CPU time for the others
 
 // The disabled cost of a site: its call minus the plain call.
-void print_disabled(const PeerReporter &r, int ints) {
+void print_disabled(const MedianReporter &r, int ints) {
   const std::string n = std::to_string(ints);
   const double plain = r.ns("disabled/plain/" + n);
   for (const char *impl : {"xsdt-sdt", "xsdt-usdt", "lttng"}) {
@@ -454,7 +407,7 @@ void print_disabled(const PeerReporter &r, int ints) {
 // An enabled run's wall time per event delivered (the time per call, with
 // the calls whose events were dropped charged to the ones delivered), or
 // -1 when it was not measured or delivered nothing.
-double ns_per_delivered(const PeerReporter &r, const std::string &name) {
+double ns_per_delivered(const MedianReporter &r, const std::string &name) {
   const double per_call = r.ns(name);
   auto it = g_delivery.find(name);
   if (per_call < 0 || it == g_delivery.end() || it->second.delivered == 0)
@@ -465,20 +418,16 @@ double ns_per_delivered(const PeerReporter &r, const std::string &name) {
 
 // "enabled <impl> / lttng": per call, and per event delivered (what the
 // goal is about: drops differ between the two sides).
-void print_enabled_ratio(const PeerReporter &r, const std::string &impl,
+void print_enabled_ratio(const MedianReporter &r, const std::string &impl,
                          const std::string &ints, const std::string &threads) {
   const std::string a = "enabled/" + impl + "/" + ints + "/threads:" + threads;
   const std::string b = "enabled/lttng/" + ints + "/threads:" + threads;
-  const double x = ns_per_delivered(r, a), y = ns_per_delivered(r, b);
-  r.print_ratio("enabled " + impl + " / lttng, " + ints + " ints, " + threads +
-                    " threads, per call",
-                a, b);
-  if (x > 0 && y > 0)
-    std::printf("  %-58s %8.3f  (%.2f ns vs %.2f ns)\n",
-                ("enabled " + impl + " / lttng, " + ints + " ints, " + threads +
-                 " threads, per event delivered")
-                    .c_str(),
-                x / y, x, y);
+  const std::string what = "enabled " + impl + " / lttng, " + ints + " ints, " +
+                           threads + " threads";
+  r.print_ratio(what + ", per call", a, b);
+  MedianReporter::print_ratio_of(what + ", per event delivered",
+                                 ns_per_delivered(r, a),
+                                 ns_per_delivered(r, b));
 }
 
 } // namespace
@@ -503,7 +452,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   register_all();
-  PeerReporter reporter;
+  MedianReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
 
