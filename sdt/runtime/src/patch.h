@@ -85,12 +85,13 @@ public:
   // Empties the batch and makes room for n writes: may throw
   // std::bad_alloc. Then add() allocates nothing for up to n writes.
   void reserve(std::size_t n);
-  void add(const CodeWrite &w);
+  void add(const CodeWrite &w) { writes_.push_back(w); } // inline: per site
   void prepare();
   bool apply(PatchFailure *failure) noexcept;
 
 private:
   struct State;
+  std::vector<CodeWrite> writes_;
   std::unique_ptr<State> state_;
 };
 

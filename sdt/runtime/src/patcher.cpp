@@ -157,18 +157,21 @@ const SiteEncoding &encoding_of(const CodeWrite &w) {
 // The bytes a write's site holds at a stage.
 void bytes_at(const CodeWrite &w, Stage stage, unsigned char *out) {
   const SiteEncoding &trap = encoding_of(w);
+  // Whole arrays (out has kMaxSiteBytes too): a copy of constant size is
+  // a move, not a call to memcpy.
   switch (stage) {
   case Stage::kOld:
   case Stage::kSkip:
-    std::memcpy(out, w.from, w.size);
+    std::memcpy(out, w.from, kMaxSiteBytes);
     return;
   case Stage::kNew:
-    std::memcpy(out, w.to, w.size);
+    std::memcpy(out, w.to, kMaxSiteBytes);
     return;
   case Stage::kHead:
   case Stage::kTail:
-    std::memcpy(out, stage == Stage::kHead ? w.from : w.to, w.size);
-    std::memcpy(out, trap.trap.data(), trap.trap.size());
+    std::memcpy(out, stage == Stage::kHead ? w.from : w.to, kMaxSiteBytes);
+    for (std::size_t b = 0; b < trap.trap.size(); ++b)
+      out[b] = trap.trap[b];
     return;
   }
 }
@@ -183,32 +186,33 @@ std::size_t atomic_word(std::uintptr_t begin, std::uintptr_t end) {
 }
 
 // Stores the site bytes [lo, hi) of `bytes` with one atomic store of the
-// aligned word of `word_size` bytes holding them, so that a thread running
+// aligned word of sizeof(Word) bytes holding them, so that a thread running
 // through the site fetches the old or the new instruction, never a mix.
 // The word's other bytes are stored as they are: only this thread writes
-// code (under api_lock()).
-XSDT_STORES_TO_CODE void store_word(std::uintptr_t site,
-                                    const unsigned char *bytes, std::size_t lo,
-                                    std::size_t hi, std::size_t word_size) {
-  const std::uintptr_t word = (site + lo) & ~(word_size - 1);
-  unsigned char merged[4];
-  std::memcpy(merged, reinterpret_cast<const void *>(word), word_size);
+// code (under api_lock()). One function per size: copies of a constant
+// size are moves, not calls to memcpy.
+template <class Word>
+XSDT_STORES_TO_CODE void store_word_of(std::uintptr_t site,
+                                       const unsigned char *bytes,
+                                       std::size_t lo, std::size_t hi) {
+  const std::uintptr_t word = (site + lo) & ~(sizeof(Word) - 1);
+  unsigned char merged[sizeof(Word)];
+  std::memcpy(merged, reinterpret_cast<const void *>(word), sizeof(Word));
   for (std::uintptr_t a = site + lo; a < site + hi; ++a)
     merged[a - word] = bytes[a - site];
-  if (word_size == 1) {
-    __atomic_store_n(reinterpret_cast<unsigned char *>(word), merged[0],
-                     __ATOMIC_RELEASE);
-  } else if (word_size == 2) {
-    std::uint16_t v;
-    std::memcpy(&v, merged, 2);
-    __atomic_store_n(reinterpret_cast<std::uint16_t *>(word), v,
-                     __ATOMIC_RELEASE);
-  } else {
-    std::uint32_t v;
-    std::memcpy(&v, merged, 4);
-    __atomic_store_n(reinterpret_cast<std::uint32_t *>(word), v,
-                     __ATOMIC_RELEASE);
-  }
+  Word v;
+  std::memcpy(&v, merged, sizeof v);
+  __atomic_store_n(reinterpret_cast<Word *>(word), v, __ATOMIC_RELEASE);
+}
+
+void store_word(std::uintptr_t site, const unsigned char *bytes, std::size_t lo,
+                std::size_t hi, std::size_t word_size) {
+  if (word_size == 1)
+    store_word_of<std::uint8_t>(site, bytes, lo, hi);
+  else if (word_size == 2)
+    store_word_of<std::uint16_t>(site, bytes, lo, hi);
+  else
+    store_word_of<std::uint32_t>(site, bytes, lo, hi);
 }
 
 // Bytes [from, size) of a site, behind a trap: nothing executes them, so
@@ -248,10 +252,21 @@ bool serialize(PatchFailure *failure) {
   return false;
 }
 
+// Adds the sites a write_sites call wrote to the counter once, when it
+// returns: a locked add per site cost a third of the writing.
+struct WrittenCount {
+  std::uint64_t n = 0;
+  ~WrittenCount() {
+    if (n)
+      g_patch_counters.sites_written.fetch_add(n, std::memory_order_relaxed);
+  }
+};
+
 // The writes' bytes, in place: the pages are writable. stages says how far
 // each got, for the rollback.
 bool write_sites(const std::vector<CodeWrite> &writes,
                  std::vector<Stage> &stages, PatchFailure *failure) {
+  WrittenCount written;
   bool trap_first = false;
   for (std::size_t i = 0; i < writes.size(); ++i) {
     if (stages[i] == Stage::kSkip)
@@ -278,7 +293,7 @@ bool write_sites(const std::vector<CodeWrite> &writes,
     if (word) {
       store_word(w.addr, w.to, lo, hi, word);
       stages[i] = Stage::kNew;
-      count(g_patch_counters.sites_written);
+      ++written.n;
       continue;
     }
     std::size_t head_word = atomic_word(w.addr, w.addr + trap.trap.size());
@@ -330,7 +345,7 @@ bool write_sites(const std::vector<CodeWrite> &writes,
     store_word(w.addr, w.to, 0, trap.trap.size(),
                atomic_word(w.addr, w.addr + trap.trap.size()));
     stages[i] = Stage::kNew;
-    count(g_patch_counters.sites_written);
+    ++written.n;
   }
   // Every thread now fetches the new head with the new tail.
   return serialize(failure);
@@ -350,10 +365,10 @@ void roll_back(std::vector<CodeWrite> &writes, std::vector<Stage> &stages,
       continue;
     }
     CodeWrite &w = writes[i];
-    unsigned char now[kMaxSiteBytes];
+    unsigned char now[kMaxSiteBytes] = {};
     bytes_at(w, stages[i], now);
-    std::memcpy(w.to, w.from, w.size);
-    std::memcpy(w.from, now, w.size);
+    std::memcpy(w.to, w.from, kMaxSiteBytes);
+    std::memcpy(w.from, now, kMaxSiteBytes);
     stages[i] = Stage::kOld;
   }
   write_sites(writes, stages, &ignored);
@@ -364,7 +379,6 @@ void roll_back(std::vector<CodeWrite> &writes, std::vector<Stage> &stages,
 // What a batch needs from its first mprotect to its last, allocated
 // before the first.
 struct CodeBatch::State {
-  std::vector<CodeWrite> writes;
   PatchFailure invalid; // a write that is empty, oversized or overlapping
   std::vector<PageRun> runs;
   std::vector<Stage> stages;
@@ -375,8 +389,7 @@ struct CodeBatch::State {
 CodeBatch::CodeBatch() : state_(std::make_unique<State>()) {}
 
 CodeBatch::CodeBatch(std::vector<CodeWrite> writes)
-    : state_(std::make_unique<State>()) {
-  state_->writes = std::move(writes);
+    : writes_(std::move(writes)), state_(std::make_unique<State>()) {
   prepare();
 }
 
@@ -384,17 +397,15 @@ CodeBatch::~CodeBatch() = default;
 
 void CodeBatch::reserve(std::size_t n) {
   State &b = *state_;
-  b.writes.clear();
+  writes_.clear();
   b.prepared = b.applied = false;
-  b.writes.reserve(n);
+  writes_.reserve(n);
   b.stages.reserve(n);
 }
 
-void CodeBatch::add(const CodeWrite &w) { state_->writes.push_back(w); }
-
 void CodeBatch::prepare() {
   State &b = *state_;
-  std::vector<CodeWrite> &writes = b.writes;
+  std::vector<CodeWrite> &writes = writes_;
   b.invalid = PatchFailure{};
   b.applied = false;
   auto by_address = [](const CodeWrite &a, const CodeWrite &b) {
@@ -424,7 +435,7 @@ bool CodeBatch::apply(PatchFailure *failure) noexcept {
   failure->code = XSDT_OK;
   failure->tag = 0;
   failure->reason.clear();
-  if (b.prepared && !b.applied && b.writes.empty())
+  if (b.prepared && !b.applied && writes_.empty())
     return true;
   if (!b.prepared || b.invalid.code != XSDT_OK || b.applied) {
     set_failure(failure, XSDT_ERR_INTERNAL, b.invalid.tag, [&] {
@@ -435,7 +446,7 @@ bool CodeBatch::apply(PatchFailure *failure) noexcept {
     return false;
   }
   b.applied = true;
-  std::vector<CodeWrite> &writes = b.writes;
+  std::vector<CodeWrite> &writes = writes_;
   if (!protect_runs(b.runs, writes, true, failure))
     return false; // nothing written
   bool ok = write_sites(writes, b.stages, failure);

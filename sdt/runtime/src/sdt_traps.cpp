@@ -74,8 +74,11 @@ namespace {
 // that both keep their storage.
 std::vector<TrapEntry> g_trap_content, g_trap_scratch;
 std::vector<std::uintptr_t> g_trapped_ever, g_history_scratch;
-std::vector<const TrapTable *> g_retired;
-std::vector<TrapTable *> g_spare;    // free, kept for reuse
+// The lists of tables are never destroyed: the tables they hold outlive
+// exit (a thread may trap then), and a list destroyed at exit would leave
+// them unreachable, leaks to a leak checker.
+std::vector<const TrapTable *> &g_retired = *new std::vector<const TrapTable *>;
+std::vector<TrapTable *> &g_spare = *new std::vector<TrapTable *>; // free
 constexpr std::size_t kMaxSpare = 2; // the two tables' next versions
 
 void destroy(const TrapTable *t) {
@@ -146,6 +149,21 @@ struct Unpublished {
 
 bool by_site(const TrapEntry &a, const TrapEntry &b) { return a.site < b.site; }
 
+// The first of [from, end) not below site, searched from `from` in
+// doubling steps: for sorted sites in turn this is linear when they are
+// dense in the range and logarithmic when they are few.
+std::vector<std::uintptr_t>::const_iterator
+gallop(std::vector<std::uintptr_t>::const_iterator from,
+       std::vector<std::uintptr_t>::const_iterator end, std::uintptr_t site) {
+  std::ptrdiff_t step = 1, behind = 0;
+  while (step < end - from && from[step - 1] < site) {
+    behind = step;
+    step *= 2;
+  }
+  return std::lower_bound(from + behind, from + std::min(step, end - from),
+                          site);
+}
+
 const TrapTable *make_content_table(const std::vector<TrapEntry> &content) {
   return make_trap_table(content, [](const TrapEntry &e) { return e; });
 }
@@ -169,8 +187,11 @@ void add_traps(std::vector<TrapEntry> &add) {
   std::vector<TrapEntry> &merged = g_trap_scratch;
   merged.clear();
   merged.reserve(g_trap_content.size() + add.size());
+  if (g_trap_content.empty()) // usual: nothing in progress, no trap mode
+    merged.assign(add.begin(), add.end());
   auto old = g_trap_content.begin();
-  for (const TrapEntry &e : add) {
+  for (std::size_t i = 0; !g_trap_content.empty() && i < add.size(); ++i) {
+    const TrapEntry &e = add[i];
     while (old != g_trap_content.end() && old->site < e.site)
       merged.push_back(*old++);
     if (old != g_trap_content.end() && old->site == e.site)
@@ -182,9 +203,9 @@ void add_traps(std::vector<TrapEntry> &add) {
   // Usually every site is in the history already (enabled before), and the
   // history stays as it is.
   bool news = false;
-  auto seen = g_trapped_ever.begin();
+  auto seen = g_trapped_ever.cbegin();
   for (const TrapEntry &e : add) {
-    seen = std::lower_bound(seen, g_trapped_ever.end(), e.site);
+    seen = gallop(seen, g_trapped_ever.end(), e.site);
     if (seen == g_trapped_ever.end() || *seen != e.site) {
       news = true;
       break;
