@@ -33,18 +33,18 @@ inline constexpr std::size_t kMaxSiteBytes = 8;
 
 // One site to rewrite from `from` to `to` (both `size` bytes: the whole
 // site, so that every byte is verified, not only those that change).
+// Kept small (40 bytes on LP64): an enable of 100000 sites holds one each.
 struct CodeWrite {
   std::uintptr_t addr = 0;
-  std::size_t size = 0;
-  unsigned char from[kMaxSiteBytes] = {};
-  unsigned char to[kMaxSiteBytes] = {};
-  int prot = 0;        // PROT_* of the segment, restored afterwards (0: r-x)
-  std::size_t tag = 0; // the caller's index, reported on failure
   // The site's instruction set: its trap and whether a change beyond the
   // trap's bytes needs the trap-first protocol. Null: the arch's first.
   const SiteEncoding *encoding = nullptr;
+  unsigned char from[kMaxSiteBytes] = {};
+  unsigned char to[kMaxSiteBytes] = {};
+  std::uint32_t tag = 0; // the caller's index, reported on failure
+  std::int16_t prot = 0; // PROT_* of the segment, restored (0: r-x)
+  std::uint8_t size = 0; // <= kMaxSiteBytes
 };
-
 struct PatchFailure {
   xsdt_status code = XSDT_OK; // UNEXPECTED_BYTES, PROTECT or INTERNAL
   std::size_t tag = 0;        // the write that failed
@@ -66,20 +66,32 @@ struct PatchFailure {
 bool apply_code_writes(std::vector<CodeWrite> writes, PatchFailure *failure);
 
 // apply_code_writes in two steps, for a caller that publishes what the
-// writes mean in between: the constructor sorts and checks the writes and
+// writes mean in between: prepare() sorts and checks the writes and
 // allocates all the batch needs (it may throw std::bad_alloc, with nothing
 // changed); apply() allocates nothing and throws nothing, so running out
-// of memory cannot stop it half way. apply() once.
+// of memory cannot stop it half way. apply() once per prepare().
+//
+// A batch may be kept and filled again for the next call (reserve(), add()
+// and prepare() again): its storage stays allocated, so a caller that
+// writes 100000 sites at every call does not allocate and fault in fresh
+// pages for them each time.
 class CodeBatch {
 public:
-  explicit CodeBatch(std::vector<CodeWrite> writes);
+  CodeBatch();
+  explicit CodeBatch(std::vector<CodeWrite> writes); // and prepare()
   ~CodeBatch();
   CodeBatch(const CodeBatch &) = delete;
   CodeBatch &operator=(const CodeBatch &) = delete;
+  // Empties the batch and makes room for n writes: may throw
+  // std::bad_alloc. Then add() allocates nothing for up to n writes.
+  void reserve(std::size_t n);
+  void add(const CodeWrite &w) { writes_.push_back(w); } // inline: per site
+  void prepare();
   bool apply(PatchFailure *failure) noexcept;
 
 private:
   struct State;
+  std::vector<CodeWrite> writes_;
   std::unique_ptr<State> state_;
 };
 

@@ -64,9 +64,11 @@ struct PageRun {
   std::size_t first = 0, last = 0; // writes [first, last) of the batch
 };
 
-std::vector<PageRun> page_runs(const std::vector<CodeWrite> &writes) {
+// Into `runs`, whose storage a kept batch reuses.
+void page_runs(const std::vector<CodeWrite> &writes,
+               std::vector<PageRun> &runs) {
   const std::uintptr_t page = page_size();
-  std::vector<PageRun> runs;
+  runs.clear();
   for (std::size_t i = 0; i < writes.size(); ++i) {
     const CodeWrite &w = writes[i];
     std::uintptr_t start = w.addr & ~(page - 1);
@@ -79,7 +81,6 @@ std::vector<PageRun> page_runs(const std::vector<CodeWrite> &writes) {
       runs.push_back(PageRun{start, end, prot, i, i + 1});
     }
   }
-  return runs;
 }
 
 // Fills *failure. Once pages are writable nothing may throw (the sites
@@ -145,7 +146,8 @@ void flush_runs(const std::vector<PageRun> &runs,
 
 // How far a site's rewrite has got. Only the trap-first protocol uses the
 // middle stages: trap over the head with the old tail, then with the new.
-enum class Stage : unsigned char { kOld, kHead, kTail, kNew };
+// kSkip: a roll back leaves the site alone (it was never written).
+enum class Stage : unsigned char { kOld, kHead, kTail, kNew, kSkip };
 
 // The trap written over a site's head during the trap-first protocol.
 const SiteEncoding &encoding_of(const CodeWrite &w) {
@@ -155,17 +157,21 @@ const SiteEncoding &encoding_of(const CodeWrite &w) {
 // The bytes a write's site holds at a stage.
 void bytes_at(const CodeWrite &w, Stage stage, unsigned char *out) {
   const SiteEncoding &trap = encoding_of(w);
+  // Whole arrays (out has kMaxSiteBytes too): a copy of constant size is
+  // a move, not a call to memcpy.
   switch (stage) {
   case Stage::kOld:
-    std::memcpy(out, w.from, w.size);
+  case Stage::kSkip:
+    std::memcpy(out, w.from, kMaxSiteBytes);
     return;
   case Stage::kNew:
-    std::memcpy(out, w.to, w.size);
+    std::memcpy(out, w.to, kMaxSiteBytes);
     return;
   case Stage::kHead:
   case Stage::kTail:
-    std::memcpy(out, stage == Stage::kHead ? w.from : w.to, w.size);
-    std::memcpy(out, trap.trap.data(), trap.trap.size());
+    std::memcpy(out, stage == Stage::kHead ? w.from : w.to, kMaxSiteBytes);
+    for (std::size_t b = 0; b < trap.trap.size(); ++b)
+      out[b] = trap.trap[b];
     return;
   }
 }
@@ -180,32 +186,33 @@ std::size_t atomic_word(std::uintptr_t begin, std::uintptr_t end) {
 }
 
 // Stores the site bytes [lo, hi) of `bytes` with one atomic store of the
-// aligned word of `word_size` bytes holding them, so that a thread running
+// aligned word of sizeof(Word) bytes holding them, so that a thread running
 // through the site fetches the old or the new instruction, never a mix.
 // The word's other bytes are stored as they are: only this thread writes
-// code (under api_lock()).
-XSDT_STORES_TO_CODE void store_word(std::uintptr_t site,
-                                    const unsigned char *bytes, std::size_t lo,
-                                    std::size_t hi, std::size_t word_size) {
-  const std::uintptr_t word = (site + lo) & ~(word_size - 1);
-  unsigned char merged[4];
-  std::memcpy(merged, reinterpret_cast<const void *>(word), word_size);
+// code (under api_lock()). One function per size: copies of a constant
+// size are moves, not calls to memcpy.
+template <class Word>
+XSDT_STORES_TO_CODE void store_word_of(std::uintptr_t site,
+                                       const unsigned char *bytes,
+                                       std::size_t lo, std::size_t hi) {
+  const std::uintptr_t word = (site + lo) & ~(sizeof(Word) - 1);
+  unsigned char merged[sizeof(Word)];
+  std::memcpy(merged, reinterpret_cast<const void *>(word), sizeof(Word));
   for (std::uintptr_t a = site + lo; a < site + hi; ++a)
     merged[a - word] = bytes[a - site];
-  if (word_size == 1) {
-    __atomic_store_n(reinterpret_cast<unsigned char *>(word), merged[0],
-                     __ATOMIC_RELEASE);
-  } else if (word_size == 2) {
-    std::uint16_t v;
-    std::memcpy(&v, merged, 2);
-    __atomic_store_n(reinterpret_cast<std::uint16_t *>(word), v,
-                     __ATOMIC_RELEASE);
-  } else {
-    std::uint32_t v;
-    std::memcpy(&v, merged, 4);
-    __atomic_store_n(reinterpret_cast<std::uint32_t *>(word), v,
-                     __ATOMIC_RELEASE);
-  }
+  Word v;
+  std::memcpy(&v, merged, sizeof v);
+  __atomic_store_n(reinterpret_cast<Word *>(word), v, __ATOMIC_RELEASE);
+}
+
+void store_word(std::uintptr_t site, const unsigned char *bytes, std::size_t lo,
+                std::size_t hi, std::size_t word_size) {
+  if (word_size == 1)
+    store_word_of<std::uint8_t>(site, bytes, lo, hi);
+  else if (word_size == 2)
+    store_word_of<std::uint16_t>(site, bytes, lo, hi);
+  else
+    store_word_of<std::uint32_t>(site, bytes, lo, hi);
 }
 
 // Bytes [from, size) of a site, behind a trap: nothing executes them, so
@@ -245,12 +252,25 @@ bool serialize(PatchFailure *failure) {
   return false;
 }
 
+// Adds the sites a write_sites call wrote to the counter once, when it
+// returns: a locked add per site cost a third of the writing.
+struct WrittenCount {
+  std::uint64_t n = 0;
+  ~WrittenCount() {
+    if (n)
+      g_patch_counters.sites_written.fetch_add(n, std::memory_order_relaxed);
+  }
+};
+
 // The writes' bytes, in place: the pages are writable. stages says how far
 // each got, for the rollback.
 bool write_sites(const std::vector<CodeWrite> &writes,
                  std::vector<Stage> &stages, PatchFailure *failure) {
+  WrittenCount written;
   bool trap_first = false;
   for (std::size_t i = 0; i < writes.size(); ++i) {
+    if (stages[i] == Stage::kSkip)
+      continue;
     const CodeWrite &w = writes[i];
     const SiteEncoding &trap = encoding_of(w);
     const bool needs_trap_first = isa::jump_needs_trap_first(trap);
@@ -273,7 +293,7 @@ bool write_sites(const std::vector<CodeWrite> &writes,
     if (word) {
       store_word(w.addr, w.to, lo, hi, word);
       stages[i] = Stage::kNew;
-      count(g_patch_counters.sites_written);
+      ++written.n;
       continue;
     }
     std::size_t head_word = atomic_word(w.addr, w.addr + trap.trap.size());
@@ -325,44 +345,33 @@ bool write_sites(const std::vector<CodeWrite> &writes,
     store_word(w.addr, w.to, 0, trap.trap.size(),
                atomic_word(w.addr, w.addr + trap.trap.size()));
     stages[i] = Stage::kNew;
-    count(g_patch_counters.sites_written);
+    ++written.n;
   }
   // Every thread now fetches the new head with the new tail.
   return serialize(failure);
 }
 
-// What a roll back needs, allocated before any page is made writable: from
-// then on until the pages are restored nothing may allocate.
-struct UndoSpace {
-  std::vector<CodeWrite> writes;
-  std::vector<Stage> stages;
-  PatchFailure failure; // of the roll back, ignored
-  explicit UndoSpace(std::size_t n) {
-    writes.reserve(n);
-    stages.reserve(n);
-  }
-};
-
 // Puts every touched site back to its `from` bytes, by the same rules
 // (the pages are writable). Best effort: a failure here leaves the site as
-// it was found, since every store is verified first. Allocates nothing:
-// `space` has room for every write.
-void roll_back(const std::vector<CodeWrite> &writes,
-               const std::vector<Stage> &stages, UndoSpace &space) {
-  std::vector<CodeWrite> &undo = space.writes;
-  undo.clear();
+// it was found, since every store is verified first. In place, so that it
+// needs no memory: each touched write becomes its own undo (from what its
+// stage left to its old bytes) and the untouched ones are skipped; the
+// batch is spent afterwards.
+void roll_back(std::vector<CodeWrite> &writes, std::vector<Stage> &stages,
+               PatchFailure &ignored) noexcept {
   for (std::size_t i = 0; i < writes.size(); ++i) {
-    if (stages[i] == Stage::kOld)
+    if (stages[i] == Stage::kOld || stages[i] == Stage::kSkip) {
+      stages[i] = Stage::kSkip;
       continue;
-    CodeWrite u = writes[i];
-    bytes_at(writes[i], stages[i], u.from);
-    std::memcpy(u.to, writes[i].from, writes[i].size);
-    undo.push_back(u);
+    }
+    CodeWrite &w = writes[i];
+    unsigned char now[kMaxSiteBytes] = {};
+    bytes_at(w, stages[i], now);
+    std::memcpy(w.to, w.from, kMaxSiteBytes);
+    std::memcpy(w.from, now, kMaxSiteBytes);
+    stages[i] = Stage::kOld;
   }
-  std::vector<Stage> &undo_stages = space.stages;
-  undo_stages.assign(undo.size(), Stage::kOld);
-  PatchFailure &ignored = space.failure;
-  write_sites(undo, undo_stages, &ignored);
+  write_sites(writes, stages, &ignored);
 }
 
 } // namespace
@@ -370,69 +379,88 @@ void roll_back(const std::vector<CodeWrite> &writes,
 // What a batch needs from its first mprotect to its last, allocated
 // before the first.
 struct CodeBatch::State {
-  std::vector<CodeWrite> writes;
   PatchFailure invalid; // a write that is empty, oversized or overlapping
   std::vector<PageRun> runs;
   std::vector<Stage> stages;
-  UndoSpace undo;
-  bool applied = false;
-
-  explicit State(std::vector<CodeWrite> sorted)
-      : writes(std::move(sorted)), undo(writes.size()) {
-    auto by_address = [](const CodeWrite &a, const CodeWrite &b) {
-      return a.addr < b.addr;
-    };
-    if (!std::is_sorted(writes.begin(), writes.end(), by_address))
-      std::sort(writes.begin(), writes.end(), by_address);
-    for (std::size_t i = 0; i < writes.size(); ++i) {
-      const CodeWrite &w = writes[i];
-      if (w.size == 0 || w.size > kMaxSiteBytes ||
-          (i > 0 && writes[i - 1].addr + writes[i - 1].size > w.addr)) {
-        invalid = PatchFailure{XSDT_ERR_INTERNAL, w.tag,
-                               "empty, oversized or overlapping site write"};
-        return;
-      }
-    }
-    runs = page_runs(writes);
-    stages.assign(writes.size(), Stage::kOld);
-  }
+  PatchFailure undo_failure; // of a roll back, ignored
+  bool prepared = false, applied = false;
 };
 
+CodeBatch::CodeBatch() : state_(std::make_unique<State>()) {}
+
 CodeBatch::CodeBatch(std::vector<CodeWrite> writes)
-    : state_(std::make_unique<State>(std::move(writes))) {}
+    : writes_(std::move(writes)), state_(std::make_unique<State>()) {
+  prepare();
+}
 
 CodeBatch::~CodeBatch() = default;
+
+void CodeBatch::reserve(std::size_t n) {
+  State &b = *state_;
+  writes_.clear();
+  b.prepared = b.applied = false;
+  writes_.reserve(n);
+  b.stages.reserve(n);
+}
+
+void CodeBatch::prepare() {
+  State &b = *state_;
+  std::vector<CodeWrite> &writes = writes_;
+  b.invalid = PatchFailure{};
+  b.applied = false;
+  auto by_address = [](const CodeWrite &a, const CodeWrite &b) {
+    return a.addr < b.addr;
+  };
+  // Callers that can produce the writes in address order do (a sort of
+  // 100000 writes costs more than writing them).
+  if (!std::is_sorted(writes.begin(), writes.end(), by_address))
+    std::sort(writes.begin(), writes.end(), by_address);
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    const CodeWrite &w = writes[i];
+    if (w.size == 0 || w.size > kMaxSiteBytes ||
+        (i > 0 && writes[i - 1].addr + writes[i - 1].size > w.addr)) {
+      b.invalid = PatchFailure{XSDT_ERR_INTERNAL, w.tag,
+                               "empty, oversized or overlapping site write"};
+      b.prepared = true;
+      return;
+    }
+  }
+  page_runs(writes, b.runs);
+  b.stages.assign(writes.size(), Stage::kOld);
+  b.prepared = true;
+}
 
 bool CodeBatch::apply(PatchFailure *failure) noexcept {
   State &b = *state_;
   failure->code = XSDT_OK;
   failure->tag = 0;
   failure->reason.clear();
-  if (b.writes.empty())
+  if (b.prepared && !b.applied && writes_.empty())
     return true;
-  if (b.invalid.code != XSDT_OK || b.applied) {
+  if (!b.prepared || b.invalid.code != XSDT_OK || b.applied) {
     set_failure(failure, XSDT_ERR_INTERNAL, b.invalid.tag, [&] {
-      return b.applied ? std::string("a batch applied twice")
-                       : b.invalid.reason;
+      return !b.prepared ? std::string("a batch applied unprepared")
+             : b.applied ? std::string("a batch applied twice")
+                         : b.invalid.reason;
     });
     return false;
   }
   b.applied = true;
-  const std::vector<CodeWrite> &writes = b.writes;
+  std::vector<CodeWrite> &writes = writes_;
   if (!protect_runs(b.runs, writes, true, failure))
     return false; // nothing written
   bool ok = write_sites(writes, b.stages, failure);
   if (!ok)
-    roll_back(writes, b.stages, b.undo);
+    roll_back(writes, b.stages, b.undo_failure);
   flush_runs(b.runs, writes);
   if (!protect_runs(b.runs, writes, false, failure) && ok) {
     // Written, but a page would stay writable: undo everything (all or
     // nothing) while the pages can still be written, then try again.
     ok = false;
-    protect_runs(b.runs, writes, true, &b.undo.failure);
-    roll_back(writes, b.stages, b.undo);
+    protect_runs(b.runs, writes, true, &b.undo_failure);
+    roll_back(writes, b.stages, b.undo_failure);
     flush_runs(b.runs, writes);
-    protect_runs(b.runs, writes, false, &b.undo.failure);
+    protect_runs(b.runs, writes, false, &b.undo_failure);
   }
   return ok;
 }

@@ -41,7 +41,6 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -99,10 +98,11 @@ bool start(xsdt_error *err) {
 bool jump_writable(const std::vector<SdtProbeEntry *> &probes) {
   if (g_serialize_ok)
     return true;
-  const std::set<const SdtProbeEntry *> of(probes.begin(), probes.end());
-  for (const RegisteredSite &s : registry().sites)
-    if (of.count(s.probe) && isa::jump_needs_trap_first(*s.encoding))
-      return false;
+  const Registry &reg = registry();
+  for (const SdtProbeEntry *p : probes)
+    for (std::uint32_t i : p->registered)
+      if (isa::jump_needs_trap_first(*reg.sites[i].encoding))
+        return false;
   return true;
 }
 
@@ -124,32 +124,68 @@ int refuse_jump(xsdt_error *err) {
 
 // ---- Enable and disable ----------------------------------------------------
 
-// The current enable's number: it marks the probes it chose
+// The current disable's number: it marks the probes that go
 // (SdtProbeEntry::batch). Under api_lock().
 unsigned long g_batch = 0;
 
-// One site of one probe in a batch, for the error messages.
-struct Target {
-  SdtProbeEntry *probe;
-  EnabledSite site;
+// What every enable and disable needs per site, kept from one call to the
+// next (under api_lock(); never destroyed): an enable of 100000 sites
+// would otherwise allocate megabytes of temporaries each time and fault
+// every page of them in. Each call reserves what it needs before it writes
+// anything, so that running out of memory still fails it with nothing
+// written.
+struct Scratch {
+  CodeBatch batch;
+  std::vector<TrapEntry> traps;
+  std::vector<std::uintptr_t> sites; // whose traps go after the write
+  std::vector<SdtProbeEntry *> probes;
 };
+
+Scratch &scratch_space() {
+  static Scratch *s = new Scratch;
+  return *s;
+}
 
 // remove_traps, once the sites hold whole instructions again: out of
 // memory, their entries stay in the trap table, where they are harmless (a
 // site that holds a whole instruction does not trap; a later trap write
 // replaces the entry).
-void remove_traps_if_memory(std::vector<std::uintptr_t> sites) noexcept {
+void remove_traps_if_memory(std::vector<std::uintptr_t> &sites) noexcept {
   try {
-    remove_traps(std::move(sites));
+    remove_traps(sites);
   } catch (const std::bad_alloc &) {
   }
 }
 
-int patch_failure(xsdt_error *err, const PatchFailure &f,
-                  const std::vector<Target> &targets, const char *doing) {
-  const Target &t = targets.at(f.tag);
-  return fail(err, f.code, "probe %s, site %#lx: %s: %s", t.probe->id.c_str(),
-              addr(t.site.site), doing, f.reason.c_str());
+// Fills err for a failed write. The batch's tags count the sites of
+// `order` in turn, each probe's `sites` (the batch keeps no list of whose
+// site each write is: the failure finds it again).
+void patch_failure(xsdt_error *err, const PatchFailure &f,
+                   const std::vector<SdtProbeEntry *> &order,
+                   const char *doing) {
+  std::size_t k = f.tag;
+  for (const SdtProbeEntry *p : order) {
+    if (k < p->sites.size()) {
+      fail(err, f.code, "probe %s, site %#lx: %s: %s", p->id.c_str(),
+           addr(p->sites[k].site), doing, f.reason.c_str());
+      return;
+    }
+    k -= p->sites.size();
+  }
+  fail(err, f.code, "%s: %s", doing, f.reason.c_str());
+}
+
+// The probes in the order their sites are written: by their first site's
+// address. Each probe's sites are sorted and the sites of two probes seldom
+// interleave, so the writes come out sorted and the batch need not sort
+// them (a sort of 100000 writes costs more than writing them).
+template <class FirstSite>
+void order_by_first_site(std::vector<SdtProbeEntry *> &probes,
+                         FirstSite &&first_site) {
+  std::sort(probes.begin(), probes.end(),
+            [&](const SdtProbeEntry *a, const SdtProbeEntry *b) {
+              return first_site(*a) < first_site(*b);
+            });
 }
 
 // One probe to enable, and how.
@@ -160,101 +196,114 @@ struct Choice {
   void *user;
 };
 
+// Empties the chosen probes' site lists unless the enable went through.
+struct SitesUnlessDone {
+  const std::vector<Choice> &choices;
+  bool done = false;
+  ~SitesUnlessDone() {
+    if (!done)
+      for (const Choice &c : choices)
+        c.probe->sites.clear();
+  }
+};
+
 // Writes every valid site of the chosen probes as one batch, all or
 // nothing, then arms them. False with err filled when nothing changed.
 bool write_enable(const std::vector<Choice> &choices, xsdt_error *err) {
   Registry &reg = registry();
-  for (const Choice &c : choices)
-    c.probe->pending = c.how;
-  // Every valid site of the chosen probes, written as one batch.
-  ++g_batch;
-  for (const Choice &c : choices)
-    c.probe->batch = g_batch;
-  std::vector<Target> targets;
-  std::vector<CodeWrite> writes;
-  const std::size_t size = isa::jump_site_size();
-  for (const RegisteredSite &s : reg.sites) {
-    if (s.probe->batch != g_batch)
-      continue;
-    CodeWrite w;
-    w.addr = s.site;
-    w.size = size;
-    w.prot = s.prot;
-    w.encoding = s.encoding;
-    w.tag = targets.size();
-    targets.push_back(
-        Target{s.probe, EnabledSite{s.site, s.target, s.prot, s.encoding}});
-    if (!isa::jump_site_nop(*s.encoding, s.site, s.target, w.from) ||
-        !enabled_bytes(s.probe->pending, targets.back().site, w.to)) {
-      fail(err, XSDT_ERR_INTERNAL,
-           "probe %s, site %#lx: target %#lx out of the jump's reach",
-           s.probe->id.c_str(), addr(s.site), addr(s.target));
-      return false;
-    }
-    writes.push_back(w);
-  }
-
-  // A trap at a site resumes at its out-of-line block: trap mode, and the
-  // trap-first protocol's trap while a jump to that block is written.
+  Scratch &scratch = scratch_space();
   bool traps = false;
-  for (const Choice &c : choices)
+  std::size_t n = 0;
+  std::vector<SdtProbeEntry *> &order = scratch.probes;
+  order.clear();
+  order.reserve(choices.size());
+  for (const Choice &c : choices) {
+    c.probe->pending = c.how;
     traps = traps || c.how == XSDT_MODE_TRAP;
-  for (const CodeWrite &w : writes)
-    traps = traps || isa::jump_needs_trap_first(*w.encoding);
-  if (traps && !writes.empty()) {
-    if (install_sigtrap_handler(err) != 0)
-      return false;
-    std::vector<TrapEntry> entries;
-    for (const Target &t : targets)
-      entries.push_back(TrapEntry{t.site.site, t.site.target});
-    add_traps(std::move(entries));
+    n += c.probe->registered.size();
+    order.push_back(c.probe);
   }
-  // What the enable allocates once its sites are written is allocated
-  // first: a std::bad_alloc after the write would leave written sites to a
-  // probe that is not enabled (lit-tests/faults/oom-while-enabling.test).
-  // The sites that hold no trap after the write: all of them when it
-  // failed (restored), the jumps when it worked.
-  std::vector<std::uintptr_t> all_sites, jump_sites;
-  all_sites.reserve(targets.size());
-  for (const Target &t : targets) {
-    all_sites.push_back(t.site.site);
-    if (t.probe->pending == XSDT_MODE_JUMP)
-      jump_sites.push_back(t.site.site);
-  }
-  // Sites per probe, counted in one pass (a count per probe over all the
-  // targets made enabling 1000 probes of 100 sites each 6 times slower).
-  std::unordered_map<const SdtProbeEntry *, std::size_t> site_counts;
-  for (const Target &t : targets)
-    ++site_counts[t.probe];
+  order_by_first_site(order, [&](const SdtProbeEntry &p) {
+    return p.registered.empty() ? 0 : reg.sites[p.registered[0]].site;
+  });
+
+  // What the enable allocates is allocated before the first byte is
+  // written: a std::bad_alloc after the write would leave written sites to
+  // a probe that is not enabled (lit-tests/faults/oom-while-enabling.test).
+  scratch.batch.reserve(n);
+  scratch.traps.clear();
+  scratch.traps.reserve(n);
+  scratch.sites.clear();
+  scratch.sites.reserve(n);
   std::vector<std::unique_ptr<Armed>> armed;
+  armed.reserve(choices.size());
   for (const Choice &c : choices) {
     SdtProbeEntry *p = c.probe;
     armed.push_back(
         std::make_unique<Armed>(Armed{c.handler, c.user, &p->info}));
     p->sites.clear();
-    p->sites.reserve(site_counts[p]);
+    p->sites.reserve(p->registered.size());
   }
   reg.enabled.reserve(reg.enabled.size() + choices.size());
 
+  // Every valid site of the chosen probes, written as one batch. The
+  // probes' site lists are filled on the way (sorted, as registered), and
+  // emptied again unless the enable goes through.
+  SitesUnlessDone sites_guard{choices};
+  const std::size_t size = isa::jump_site_size();
+  std::uint32_t tag = 0;
+  for (SdtProbeEntry *p : order) {
+    for (std::uint32_t i : p->registered) {
+      const RegisteredSite &s = reg.sites[i];
+      const EnabledSite site{s.site, s.target, s.prot, s.encoding};
+      CodeWrite w;
+      w.addr = s.site;
+      w.encoding = s.encoding;
+      w.tag = tag++;
+      w.prot = static_cast<std::int16_t>(s.prot);
+      w.size = static_cast<std::uint8_t>(size);
+      if (!isa::jump_site_nop(*s.encoding, s.site, s.target, w.from) ||
+          !enabled_bytes(p->pending, site, w.to)) {
+        fail(err, XSDT_ERR_INTERNAL,
+             "probe %s, site %#lx: target %#lx out of the jump's reach",
+             p->id.c_str(), addr(s.site), addr(s.target));
+        return false;
+      }
+      // A trap at a site resumes at its out-of-line block: trap mode, and
+      // the trap-first protocol's trap while a jump to that block is
+      // written.
+      traps = traps || isa::jump_needs_trap_first(*s.encoding);
+      scratch.traps.push_back(TrapEntry{s.site, s.target});
+      scratch.batch.add(w);
+      p->sites.push_back(site);
+    }
+  }
+  scratch.batch.prepare();
+  if (traps && n != 0) {
+    if (install_sigtrap_handler(err) != 0)
+      return false;
+    add_traps(scratch.traps);
+  }
+
   PatchFailure failure;
-  const bool any_write = !writes.empty();
-  const bool written = apply_code_writes(std::move(writes), &failure);
-  if (traps && any_write)
-    remove_traps_if_memory(written ? std::move(jump_sites)
-                                   : std::move(all_sites));
+  const bool written = scratch.batch.apply(&failure);
+  if (traps && n != 0) {
+    // The sites that hold no trap after the write: all of them when it
+    // failed (restored), the jumps when it worked.
+    for (const SdtProbeEntry *p : order)
+      if (!written || p->pending == XSDT_MODE_JUMP)
+        for (const EnabledSite &e : p->sites)
+          scratch.sites.push_back(e.site);
+    remove_traps_if_memory(scratch.sites);
+  }
   if (!written) {
-    patch_failure(err, failure, targets, "enable");
+    patch_failure(err, failure, order, "enable");
     return false;
   }
 
-  for (const Target &t : targets)
-    t.probe->sites.push_back(t.site);
+  sites_guard.done = true;
   for (std::size_t i = 0; i < choices.size(); ++i) {
     SdtProbeEntry *p = choices[i].probe;
-    std::sort(p->sites.begin(), p->sites.end(),
-              [](const EnabledSite &a, const EnabledSite &b) {
-                return a.site < b.site;
-              });
     p->mode = choices[i].how;
     p->armed = armed[i].release();
     reg.enabled.push_back(p);
@@ -269,63 +318,71 @@ bool write_enable(const std::vector<Choice> &choices, xsdt_error *err) {
 // err filled when nothing changed.
 bool write_disable(const std::vector<SdtProbeEntry *> &going, xsdt_error *err) {
   Registry &reg = registry();
-  std::vector<Target> targets;
-  std::vector<CodeWrite> writes;
-  const std::size_t size = isa::jump_site_size();
-  bool jumps = false;
-  for (SdtProbeEntry *p : going) {
-    jumps = jumps || p->mode == XSDT_MODE_JUMP;
-    for (const EnabledSite &s : p->sites) {
-      CodeWrite w;
-      w.addr = s.site;
-      w.size = size;
-      w.prot = s.prot;
-      w.encoding = s.encoding;
-      w.tag = targets.size();
-      enabled_bytes(p->mode, s, w.from); // in reach: it was written so
-      isa::jump_site_nop(*s.encoding, s.site, s.target, w.to);
-      targets.push_back(Target{p, s});
-      writes.push_back(w);
-    }
-  }
+  Scratch &scratch = scratch_space();
+  std::vector<SdtProbeEntry *> &order = scratch.probes;
+  order.assign(going.begin(), going.end());
+  order_by_first_site(order, [](const SdtProbeEntry &p) {
+    return p.sites.empty() ? 0 : p.sites[0].site;
+  });
+  std::size_t n = 0;
+  for (const SdtProbeEntry *p : going)
+    n += p->sites.size();
+  // Allocated before the write, as in enable: after it, running out of
+  // memory would leave restored sites to probes still enabled.
+  scratch.batch.reserve(n);
+  scratch.traps.clear();
+  scratch.traps.reserve(n);
+  scratch.sites.clear();
+  scratch.sites.reserve(n);
+  ++g_batch; // marks the probes that go
+  for (SdtProbeEntry *p : going)
+    p->batch = g_batch;
+  std::vector<SdtProbeEntry *> staying;
+  staying.reserve(reg.enabled.size());
+  for (SdtProbeEntry *p : reg.enabled)
+    if (p->batch != g_batch)
+      staying.push_back(p);
 
   // While a jump is turned back into the NOP, a trap at it skips the site.
   // Trap-mode sites keep their entries (resume at the block) until their
   // traps are gone.
-  std::vector<TrapEntry> skips;
-  if (jumps)
-    for (const Target &t : targets)
-      if (t.probe->mode == XSDT_MODE_JUMP &&
-          isa::jump_needs_trap_first(*t.site.encoding))
-        skips.push_back(TrapEntry{t.site.site, t.site.site + size});
+  const std::size_t size = isa::jump_site_size();
+  std::uint32_t tag = 0;
+  for (const SdtProbeEntry *p : order) {
+    for (const EnabledSite &s : p->sites) {
+      CodeWrite w;
+      w.addr = s.site;
+      w.encoding = s.encoding;
+      w.tag = tag++;
+      w.prot = static_cast<std::int16_t>(s.prot);
+      w.size = static_cast<std::uint8_t>(size);
+      enabled_bytes(p->mode, s, w.from); // in reach: it was written so
+      isa::jump_site_nop(*s.encoding, s.site, s.target, w.to);
+      scratch.batch.add(w);
+      if (p->mode == XSDT_MODE_JUMP && isa::jump_needs_trap_first(*s.encoding))
+        scratch.traps.push_back(TrapEntry{s.site, s.site + size});
+    }
+  }
   // Those traps need libxsdt's handler: a program that replaced it would
   // get them instead.
-  if (!skips.empty() && check_trap_handler(err) != 0)
+  if (!scratch.traps.empty() && check_trap_handler(err) != 0)
     return false;
-  std::vector<std::uintptr_t> skip_sites;
-  for (const TrapEntry &e : skips)
-    skip_sites.push_back(e.site);
-  add_traps(std::move(skips));
-  // Allocated before the write, as in enable: after it, running out of
-  // memory would leave restored sites to probes still enabled.
-  std::vector<std::uintptr_t> sites;
-  sites.reserve(targets.size());
-  for (const Target &t : targets)
-    sites.push_back(t.site.site);
-  std::vector<SdtProbeEntry *> staying;
-  staying.reserve(reg.enabled.size());
-  for (SdtProbeEntry *p : reg.enabled)
-    if (std::find(going.begin(), going.end(), p) == going.end())
-      staying.push_back(p);
+  scratch.batch.prepare();
+  add_traps(scratch.traps);
   PatchFailure failure;
-  const bool written = apply_code_writes(std::move(writes), &failure);
+  const bool written = scratch.batch.apply(&failure);
   if (!written) {
     // Nothing changed: every site holds what it held (jumps or traps).
-    remove_traps_if_memory(std::move(skip_sites));
-    patch_failure(err, failure, targets, "disable");
+    for (const TrapEntry &e : scratch.traps)
+      scratch.sites.push_back(e.site);
+    remove_traps_if_memory(scratch.sites);
+    patch_failure(err, failure, order, "disable");
     return false;
   }
-  remove_traps_if_memory(std::move(sites));
+  for (const SdtProbeEntry *p : order)
+    for (const EnabledSite &s : p->sites)
+      scratch.sites.push_back(s.site);
+  remove_traps_if_memory(scratch.sites);
 
   // No site jumps or traps to the handlers any more; now make sure that no
   // thread is still on its way into one.
@@ -449,6 +506,7 @@ void unloading_sdt(const ObjectSpan &object) {
   std::erase_if(reg.probes, inside);
   std::erase_if(reg.sites,
                 [&](const RegisteredSite &s) { return inside(s.probe); });
+  index_sites(); // the indices moved (shrinking: no allocation)
 }
 
 const ObjectListener kSdtListener{sync_sdt, unloading_sdt};

@@ -102,6 +102,20 @@ bool enabled_bytes(xsdt_mode mode, const EnabledSite &s, unsigned char *out) {
   return true;
 }
 
+void index_sites() {
+  Registry &reg = registry();
+  for (SdtProbeEntry *p : reg.probes)
+    p->registered.clear();
+  for (std::size_t i = 0; i < reg.sites.size(); ++i)
+    reg.sites[i].probe->registered.push_back(static_cast<std::uint32_t>(i));
+  auto by_address = [&](std::uint32_t a, std::uint32_t b) {
+    return reg.sites[a].site < reg.sites[b].site;
+  };
+  for (SdtProbeEntry *p : reg.probes)
+    if (!std::is_sorted(p->registered.begin(), p->registered.end(), by_address))
+      std::sort(p->registered.begin(), p->registered.end(), by_address);
+}
+
 namespace {
 
 // Forgets the enabled probes whose object was unloaded (dlclose), or
@@ -135,7 +149,7 @@ void forget_unloaded(const std::vector<SdtProbeEntry *> &loaded) {
     p->armed = nullptr;
     p->sites.clear();
   }
-  remove_traps(std::move(gone));
+  remove_traps(gone);
   reg.enabled = std::move(still);
 }
 
@@ -197,8 +211,11 @@ void refresh() {
   for (std::size_t i = 0; i < probes.size(); ++i)
     if (fresh[i]) // nsites is set at the first registration only
       probes[i]->info.nsites = counts[i];
+  for (SdtProbeEntry *p : reg.probes)
+    p->registered.clear(); // a probe gone from this discovery has none
   reg.probes = std::move(probes);
   reg.sites = std::move(sites);
+  index_sites();
   reg.invalid = std::move(invalid);
   // A file that could not be read is read again at the next call, not
   // remembered as an object without probes.

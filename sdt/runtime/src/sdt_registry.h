@@ -39,7 +39,11 @@ struct SdtProbeEntry {
   xsdt_mode mode = XSDT_MODE_AUTO; // XSDT_MODE_AUTO: disabled
   Armed *armed = nullptr;
   std::vector<EnabledSite> sites; // as written by the enable
-  unsigned long batch = 0;        // == g_batch: chosen by the current enable
+  // Its valid sites in the latest discovery: indices into
+  // registry().sites, by address (index_sites()), so that enabling one
+  // probe does not scan every site.
+  std::vector<std::uint32_t> registered;
+  unsigned long batch = 0; // == g_batch: going in the current disable
   xsdt_mode pending = XSDT_MODE_AUTO; // the mode the current enable writes
 };
 
@@ -57,7 +61,7 @@ struct Registry {
   std::map<std::pair<std::uintptr_t, std::string>, SdtProbeEntry *> known;
   // The latest discovery.
   std::vector<SdtProbeEntry *> probes;
-  std::vector<RegisteredSite> sites;
+  std::vector<RegisteredSite> sites; // index_sites() after any change
   std::vector<std::string> invalid;
   std::vector<SdtProbeEntry *> enabled;
   bool discovered = false;
@@ -74,6 +78,10 @@ bool enabled_at(const SdtProbeEntry &p, std::uintptr_t site);
 // The bytes a site holds when enabled in mode (jump_site_size() of them).
 // False when the jump cannot reach the site's target.
 bool enabled_bytes(xsdt_mode mode, const EnabledSite &s, unsigned char *out);
+
+// Fills every probe's `registered` from reg.sites: after reg.sites or
+// reg.probes changed. Under api_lock().
+void index_sites();
 
 // Brings the registry up to date with the loaded objects (only when one
 // was loaded or unloaded since the last time). Under api_lock().

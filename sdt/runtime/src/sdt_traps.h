@@ -23,12 +23,14 @@ std::uintptr_t resume_after_trap(std::uintptr_t site);
 
 // Under api_lock(). Publishes traps at these sites (an entry for a site
 // already present replaces it), and adds the sites to the history. Before
-// any trap is written there.
-void add_traps(std::vector<TrapEntry> add);
+// any trap is written there. Sorts `add` in place. The tables' storage is
+// kept and reused, so that a call with as many sites as the last one
+// allocates nothing.
+void add_traps(std::vector<TrapEntry> &add);
 
 // Under api_lock(). Withdraws the traps at these sites: after they are gone
-// from the code.
-void remove_traps(std::vector<std::uintptr_t> sites);
+// from the code. Sorts `sites` in place.
+void remove_traps(std::vector<std::uintptr_t> &sites);
 
 // Under api_lock(). Removes these sites from the history: their object was
 // unloaded, and code mapped there later must not be taken for ours.

@@ -466,6 +466,58 @@ TEST_P(ModeTest, ManySitesOnePageRun) {
     EXPECT_TRUE(HoldsNop(s.site));
 }
 
+// Enable and disable keep their per-site storage from one call to the
+// next and take each probe's sites from its own list: a batch after a
+// larger one writes exactly its probe's sites (no site left over from the
+// last batch), and a larger one after it every site again.
+TEST_P(ModeTest, BatchesOfEverySizeWriteTheirOwnSites) {
+  const xsdt_mode mode = GetParam();
+  std::vector<Site> multi = sites_of("srt", "multi");
+  ASSERT_GE(multi.size(), 4u);
+  std::vector<Site> every;
+  xsdt_error err;
+  ASSERT_GE(xsdt_sdt_list_sites(
+                [](const xsdt_sdt_site_info *s, void *user) {
+                  if (std::string(s->probe->provider) == "srt")
+                    static_cast<std::vector<Site> *>(user)->push_back(
+                        Site{s->site, s->target, s->state, s->function});
+                },
+                &every, &err),
+            0);
+  ASSERT_GT(every.size(), multi.size());
+  std::atomic<long> hits{0};
+  for (int round = 0; round < 2; ++round) {
+    xsdt_patch_stats before = stats();
+    ASSERT_GT(xsdt_sdt_enable("srt:::*", mode, count_only, &hits, &err), 1)
+        << err.message;
+    EXPECT_EQ(stats().sites_written - before.sites_written, every.size());
+    ASSERT_GT(xsdt_sdt_disable("srt:::*", &err), 1) << err.message;
+    for (const Site &s : every)
+      EXPECT_TRUE(HoldsNop(s.site));
+
+    before = stats();
+    ASSERT_EQ(xsdt_sdt_enable("srt:::multi", mode, count_only, &hits, &err), 1)
+        << err.message;
+    EXPECT_EQ(stats().sites_written - before.sites_written, multi.size());
+    for (const Site &s : every) {
+      const bool is_multi =
+          std::any_of(multi.begin(), multi.end(),
+                      [&](const Site &m) { return m.site == s.site; });
+      if (!is_multi)
+        EXPECT_TRUE(HoldsNop(s.site)) << s.function;
+      else if (mode == XSDT_MODE_JUMP)
+        EXPECT_TRUE(HoldsJump(s));
+      else
+        EXPECT_TRUE(HoldsTrap(s.site));
+    }
+    for (const Site &s : sites_of("srt", "multi"))
+      EXPECT_EQ(s.state, mode);
+    ASSERT_EQ(xsdt_sdt_disable("srt:::multi", &err), 1) << err.message;
+    for (const Site &s : every)
+      EXPECT_TRUE(HoldsNop(s.site));
+  }
+}
+
 TEST_P(ModeTest, NestedProbeInHandler) {
   struct Nest {
     std::atomic<long> outer{0}, inner{0};
