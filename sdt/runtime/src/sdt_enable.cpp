@@ -49,6 +49,18 @@ namespace {
 
 unsigned long addr(std::uintptr_t a) { return static_cast<unsigned long>(a); }
 
+// A write of a site's jump-site bytes, its from and to left to the caller.
+CodeWrite site_write(const EnabledSite &s, std::uint32_t tag,
+                     std::size_t size) {
+  CodeWrite w;
+  w.addr = s.site;
+  w.encoding = s.encoding;
+  w.tag = tag;
+  w.prot = static_cast<std::int16_t>(s.prot);
+  w.size = static_cast<std::uint8_t>(size);
+  return w;
+}
+
 // ---- Probe descriptions ----------------------------------------------------
 
 bool matches(const ProbeDescription &d, const SdtProbeEntry &p) {
@@ -256,12 +268,7 @@ bool write_enable(const std::vector<Choice> &choices, xsdt_error *err) {
     for (std::uint32_t i : p->registered) {
       const RegisteredSite &s = reg.sites[i];
       const EnabledSite site{s.site, s.target, s.prot, s.encoding};
-      CodeWrite w;
-      w.addr = s.site;
-      w.encoding = s.encoding;
-      w.tag = tag++;
-      w.prot = static_cast<std::int16_t>(s.prot);
-      w.size = static_cast<std::uint8_t>(size);
+      CodeWrite w = site_write(site, tag++, size);
       if (!isa::jump_site_nop(*s.encoding, s.site, s.target, w.from) ||
           !enabled_bytes(p->pending, site, w.to)) {
         fail(err, XSDT_ERR_INTERNAL,
@@ -350,12 +357,7 @@ bool write_disable(const std::vector<SdtProbeEntry *> &going, xsdt_error *err) {
   std::uint32_t tag = 0;
   for (const SdtProbeEntry *p : order) {
     for (const EnabledSite &s : p->sites) {
-      CodeWrite w;
-      w.addr = s.site;
-      w.encoding = s.encoding;
-      w.tag = tag++;
-      w.prot = static_cast<std::int16_t>(s.prot);
-      w.size = static_cast<std::uint8_t>(size);
+      CodeWrite w = site_write(s, tag++, size);
       enabled_bytes(p->mode, s, w.from); // in reach: it was written so
       isa::jump_site_nop(*s.encoding, s.site, s.target, w.to);
       scratch.batch.add(w);
