@@ -678,8 +678,8 @@ int main(int argc, char **argv) {
                        "BM_disabled_probe_call", "BM_plain_call");
   reporter.print_ratio("inline disabled probe / no probe",
                        "BM_inline_disabled_probe", "BM_inline_no_probe");
-  std::printf("SDT(9) jump sites (goals: jump hit <= 5x plain call, trap hit "
-              ">= 100x jump hit):\n");
+  std::printf("SDT(9) jump sites (goals: jump hit <= 1.3x direct handler "
+              "call, trap hit >= 100x jump hit):\n");
   reporter.print_ratio("SDT jump hit / plain call", "BM_sdt_hit/jump",
                        "BM_plain_call");
   reporter.print_ratio("SDT trap hit / SDT jump hit", "BM_sdt_hit/trap",
@@ -698,8 +698,8 @@ int main(int argc, char **argv) {
                        "BM_sdt_disabled_call_last", "BM_plain_call");
   reporter.print_ratio("inline disabled SDT site / no probe",
                        "BM_inline_sdt_disabled", "BM_inline_no_probe");
-  std::printf("Toggling %llu SDT sites of %u probes, per call (goal: <= 20 "
-              "ms):\n",
+  std::printf("Toggling %llu SDT sites of %u probes, per call (goal: <= 5 "
+              "ms CPU):\n",
               static_cast<unsigned long long>(many_sites()),
               xsdt_bench_many_probes);
   print_toggle(reporter, "enable, jump mode", "BM_sdt_toggle_many/enable_jump");
