@@ -26,11 +26,19 @@ static uintptr_t self_relative(const char *field) {
   return (uintptr_t)field + (uintptr_t)(intptr_t)offset;
 }
 
+/* The records damaged: one per copy of the second site. gcc may duplicate
+ * an asm goto when it copies blocks (aarch64 gcc 12 copies the second site
+ * into the tail of the first one's out-of-line block), and each copy
+ * brings its own record. */
+int late_damaged;
+
 __attribute__((constructor(101))) static void damage_second_site(void) {
   const uintptr_t second = (uintptr_t)&XSDT_SDT_PROBE_SYM_(late, libf, f,
                                                            second);
   for (const char *r = __start_xsdt_sdt_sites; r < __stop_xsdt_sdt_sites;
        r += 12)
-    if (self_relative(r + 8) == second)
+    if (self_relative(r + 8) == second) {
       rt_poke(self_relative(r), rt_foreign);
+      ++late_damaged;
+    }
 }

@@ -264,6 +264,22 @@ sdt_arg(T v) {
 #define XSDT_ARCH_JUMP_SITE_NOP XSDT_ARCH_SITE_NOP
 #endif
 
+/* The call of an enabled site. A plain call of xsdt_sdt_fire<n> makes the
+ * function holding the site a caller: whatever it keeps in caller-saved
+ * registers across the site moves to callee-saved ones, saved in its
+ * prologue, on the hot path too (a leaf function pays most). An arch may
+ * define XSDT_ARCH_SDT_CALLS and XSDT_ARCH_SDT_CALL0..7(probe, args...) in
+ * its <xsdt/arch/usdt.h>: an asm statement that makes the call and
+ * preserves every general register itself, so that the compiler sees no
+ * call (docs/jump-sites.md). XSDT_SDT_PLAIN_CALL, defined before this
+ * header, keeps the plain call (a DWARF unwinder stopped in a handler
+ * reads that frame right; see the arch's header). */
+#if defined(XSDT_ARCH_SDT_CALLS) && !defined(XSDT_SDT_PLAIN_CALL)
+#define XSDT_SDT_CALL_(n) XSDT_ARCH_SDT_CALL##n
+#else
+#define XSDT_SDT_CALL_(n) xsdt_sdt_fire##n
+#endif
+
 /* The NOP of the site, then its {site, target, probe} record. The record's
  * section is linked to the code (SHF_LINK_ORDER) and joins its COMDAT group,
  * so --gc-sections and COMDAT folding drop it together with the code. */
@@ -284,7 +300,7 @@ sdt_arg(T v) {
     if (0) {                                                                   \
     label:                                                                     \
       XSDT_SDT_COLD_LABEL_                                                     \
-      xsdt_sdt_fire##n(&sym, __VA_ARGS__);                                     \
+      XSDT_SDT_CALL_(n)(&sym, __VA_ARGS__);                                    \
     }                                                                          \
   } while (0)
 #define XSDT_SDT_SITE0_(label, sym)                                            \
@@ -293,7 +309,7 @@ sdt_arg(T v) {
     if (0) {                                                                   \
     label:                                                                     \
       XSDT_SDT_COLD_LABEL_                                                     \
-      xsdt_sdt_fire0(&sym);                                                    \
+      XSDT_SDT_CALL_(0)(&sym);                                                 \
     }                                                                          \
   } while (0)
 

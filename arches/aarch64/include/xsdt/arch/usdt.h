@@ -18,10 +18,10 @@
  * libbpf cannot read: the assembler turns that one back into `0`. */
 #define XSDT_ARCH_ARG_CONSTRAINT "nr"
 #define XSDT_ARCH_ARG_ASM(n)                                                   \
-  ".ifc %x[a" #n "],xzr\n"                                                \
-  ".ascii \"0\"\n"                                                              \
+  ".ifc %x[a" #n "],xzr\n"                                                     \
+  ".ascii \"0\"\n"                                                             \
   ".else\n"                                                                    \
-  ".ascii \"%x[a" #n "]\"\n"                                               \
+  ".ascii \"%x[a" #n "]\"\n"                                                   \
   ".endif\n"
 
 /* gcc extends a char or short argument (`and w2, w2, #0xff`, `sxth w3,
@@ -32,5 +32,195 @@
 #ifndef __clang__
 #define XSDT_ARCH_SITE_OUTPUT 1
 #endif
+
+/* The call of an enabled SDT(9) site (<xsdt/sdt.h>): an asm statement, not
+ * a C call, so that the function holding the site stays a leaf if it was
+ * one: the compiler saves no link register and moves nothing to
+ * callee-saved registers for it. The asm preserves what a call would
+ * clobber itself, on the out-of-line path only: x0-x18 and x30 (the bl
+ * writes it), and q8-q15 whole (a callee keeps only their low 64 bits,
+ * and the compiler may hold a full vector there across an asm). It then
+ * stores the probe and the arguments from whatever registers the compiler
+ * chose and loads them into x0-x7 (a parallel move through memory: no
+ * operand is overwritten before it is read), calls xsdt_sdt_fire<n> and
+ * undoes all of it. sp stays 16-aligned throughout; AArch64 Linux has no
+ * red zone below it. The other vector registers and the flags are
+ * declared clobbered: the compiler saves those, if it has them live, in
+ * the out-of-line block. With SVE the vector and predicate state is wider
+ * than this saves: the plain call is kept. The asm has no CFI for its own
+ * stack moves: a DWARF unwinder stopped in a handler does not get past the
+ * function holding the site. XSDT_SDT_PLAIN_CALL keeps the plain call. */
+#ifndef __ARM_FEATURE_SVE
+#define XSDT_ARCH_SDT_CALLS 1
+#endif
+#define XSDT_AARCH64_CALL_ASM_(n, args)                                        \
+  "sub sp, sp, #288\n"                                                         \
+  "stp x0, x1, [sp, #0]\n stp x2, x3, [sp, #16]\n"                             \
+  "stp x4, x5, [sp, #32]\n stp x6, x7, [sp, #48]\n"                            \
+  "stp x8, x9, [sp, #64]\n stp x10, x11, [sp, #80]\n"                          \
+  "stp x12, x13, [sp, #96]\n stp x14, x15, [sp, #112]\n"                       \
+  "stp x16, x17, [sp, #128]\n stp x18, x30, [sp, #144]\n"                      \
+  "stp q8, q9, [sp, #160]\n stp q10, q11, [sp, #192]\n"                        \
+  "stp q12, q13, [sp, #224]\n stp q14, q15, [sp, #256]\n"                      \
+  "sub sp, sp, #64\n" args "add sp, sp, #64\n"                                 \
+  "bl xsdt_sdt_fire" #n "\n"                                                   \
+  "ldp q14, q15, [sp, #256]\n ldp q12, q13, [sp, #224]\n"                      \
+  "ldp q10, q11, [sp, #192]\n ldp q8, q9, [sp, #160]\n"                        \
+  "ldp x18, x30, [sp, #144]\n ldp x16, x17, [sp, #128]\n"                      \
+  "ldp x14, x15, [sp, #112]\n ldp x12, x13, [sp, #96]\n"                       \
+  "ldp x10, x11, [sp, #80]\n ldp x8, x9, [sp, #64]\n"                          \
+  "ldp x6, x7, [sp, #48]\n ldp x4, x5, [sp, #32]\n"                            \
+  "ldp x2, x3, [sp, #16]\n ldp x0, x1, [sp, #0]\n"                             \
+  "add sp, sp, #288\n"
+#define XSDT_AARCH64_CLOBBERS_                                                 \
+  "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16",       \
+      "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26",    \
+      "v27", "v28", "v29", "v30", "v31"
+/* The probe and each argument are converted once, into a 64-bit temporary,
+ * before the asm. */
+#define XSDT_ARCH_SDT_CALL0(p)                                                 \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p);                              \
+    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(0, "str %x0, [sp, #0]\n"       \
+                                                   "ldr x0, [sp, #0]\n")       \
+                         :                                                     \
+                         : "r"(xsdt_tp_)                                       \
+                         : XSDT_AARCH64_CLOBBERS_);                            \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL1(p, a0)                                             \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0);             \
+    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(1, "str %x0, [sp, #0]\n"       \
+                                                   "str %x1, [sp, #8]\n"       \
+                                                   "ldr x0, [sp, #0]\n"        \
+                                                   "ldr x1, [sp, #8]\n")       \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_)                        \
+                         : XSDT_AARCH64_CLOBBERS_);                            \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL2(p, a0, a1)                                         \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1);                                                  \
+    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(2, "str %x0, [sp, #0]\n"       \
+                                                   "str %x1, [sp, #8]\n"       \
+                                                   "str %x2, [sp, #16]\n"      \
+                                                   "ldr x0, [sp, #0]\n"        \
+                                                   "ldr x1, [sp, #8]\n"        \
+                                                   "ldr x2, [sp, #16]\n")      \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_)         \
+                         : XSDT_AARCH64_CLOBBERS_);                            \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL3(p, a0, a1, a2)                                     \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2);                                 \
+    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(3, "str %x0, [sp, #0]\n"       \
+                                                   "str %x1, [sp, #8]\n"       \
+                                                   "str %x2, [sp, #16]\n"      \
+                                                   "str %x3, [sp, #24]\n"      \
+                                                   "ldr x0, [sp, #0]\n"        \
+                                                   "ldr x1, [sp, #8]\n"        \
+                                                   "ldr x2, [sp, #16]\n"       \
+                                                   "ldr x3, [sp, #24]\n")      \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
+                           "r"(xsdt_t2_)                                       \
+                         : XSDT_AARCH64_CLOBBERS_);                            \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL4(p, a0, a1, a2, a3)                                 \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3);                \
+    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(4, "str %x0, [sp, #0]\n"       \
+                                                   "str %x1, [sp, #8]\n"       \
+                                                   "str %x2, [sp, #16]\n"      \
+                                                   "str %x3, [sp, #24]\n"      \
+                                                   "str %x4, [sp, #32]\n"      \
+                                                   "ldr x0, [sp, #0]\n"        \
+                                                   "ldr x1, [sp, #8]\n"        \
+                                                   "ldr x2, [sp, #16]\n"       \
+                                                   "ldr x3, [sp, #24]\n"       \
+                                                   "ldr x4, [sp, #32]\n")      \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
+                           "r"(xsdt_t2_), "r"(xsdt_t3_)                        \
+                         : XSDT_AARCH64_CLOBBERS_);                            \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL5(p, a0, a1, a2, a3, a4)                             \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
+             xsdt_t4_ = (a4);                                                  \
+    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(5, "str %x0, [sp, #0]\n"       \
+                                                   "str %x1, [sp, #8]\n"       \
+                                                   "str %x2, [sp, #16]\n"      \
+                                                   "str %x3, [sp, #24]\n"      \
+                                                   "str %x4, [sp, #32]\n"      \
+                                                   "str %x5, [sp, #40]\n"      \
+                                                   "ldr x0, [sp, #0]\n"        \
+                                                   "ldr x1, [sp, #8]\n"        \
+                                                   "ldr x2, [sp, #16]\n"       \
+                                                   "ldr x3, [sp, #24]\n"       \
+                                                   "ldr x4, [sp, #32]\n"       \
+                                                   "ldr x5, [sp, #40]\n")      \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
+                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_)         \
+                         : XSDT_AARCH64_CLOBBERS_);                            \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL6(p, a0, a1, a2, a3, a4, a5)                         \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
+             xsdt_t4_ = (a4), xsdt_t5_ = (a5);                                 \
+    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(6, "str %x0, [sp, #0]\n"       \
+                                                   "str %x1, [sp, #8]\n"       \
+                                                   "str %x2, [sp, #16]\n"      \
+                                                   "str %x3, [sp, #24]\n"      \
+                                                   "str %x4, [sp, #32]\n"      \
+                                                   "str %x5, [sp, #40]\n"      \
+                                                   "str %x6, [sp, #48]\n"      \
+                                                   "ldr x0, [sp, #0]\n"        \
+                                                   "ldr x1, [sp, #8]\n"        \
+                                                   "ldr x2, [sp, #16]\n"       \
+                                                   "ldr x3, [sp, #24]\n"       \
+                                                   "ldr x4, [sp, #32]\n"       \
+                                                   "ldr x5, [sp, #40]\n"       \
+                                                   "ldr x6, [sp, #48]\n")      \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
+                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_),        \
+                           "r"(xsdt_t5_)                                       \
+                         : XSDT_AARCH64_CLOBBERS_);                            \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL7(p, a0, a1, a2, a3, a4, a5, a6)                     \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
+             xsdt_t4_ = (a4), xsdt_t5_ = (a5), xsdt_t6_ = (a6);                \
+    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(7, "str %x0, [sp, #0]\n"       \
+                                                   "str %x1, [sp, #8]\n"       \
+                                                   "str %x2, [sp, #16]\n"      \
+                                                   "str %x3, [sp, #24]\n"      \
+                                                   "str %x4, [sp, #32]\n"      \
+                                                   "str %x5, [sp, #40]\n"      \
+                                                   "str %x6, [sp, #48]\n"      \
+                                                   "str %x7, [sp, #56]\n"      \
+                                                   "ldr x0, [sp, #0]\n"        \
+                                                   "ldr x1, [sp, #8]\n"        \
+                                                   "ldr x2, [sp, #16]\n"       \
+                                                   "ldr x3, [sp, #24]\n"       \
+                                                   "ldr x4, [sp, #32]\n"       \
+                                                   "ldr x5, [sp, #40]\n"       \
+                                                   "ldr x6, [sp, #48]\n"       \
+                                                   "ldr x7, [sp, #56]\n")      \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
+                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_),        \
+                           "r"(xsdt_t5_), "r"(xsdt_t6_)                        \
+                         : XSDT_AARCH64_CLOBBERS_);                            \
+  } while (0)
 
 #endif

@@ -20,10 +20,197 @@
  * `zero` register, which libbpf rejects: the assembler writes `0` instead. */
 #define XSDT_ARCH_ARG_CONSTRAINT "nr"
 #define XSDT_ARCH_ARG_ASM(n)                                                   \
-  ".ifc %[a" #n "],zero\n"                                                \
-  ".ascii \"0\"\n"                                                              \
+  ".ifc %[a" #n "],zero\n"                                                     \
+  ".ascii \"0\"\n"                                                             \
   ".else\n"                                                                    \
-  ".ascii \"%[a" #n "]\"\n"                                                \
+  ".ascii \"%[a" #n "]\"\n"                                                    \
   ".endif\n"
+
+/* The call of an enabled SDT(9) site (<xsdt/sdt.h>): an asm statement, not
+ * a C call, so that the function holding the site stays a leaf if it was
+ * one: the compiler saves no return address and moves nothing to
+ * callee-saved registers for it. The asm preserves what a call would
+ * clobber itself, on the out-of-line path only: ra (the call writes it),
+ * t0-t6 (a PLT stub uses some) and a0-a7. It then stores the probe and the
+ * arguments from whatever registers the compiler chose and loads them into
+ * a0-a7 (a parallel move through memory: no operand is overwritten before
+ * it is read), calls xsdt_sdt_fire<n> and undoes all of it. sp stays
+ * 16-aligned; the RISC-V psABI has no red zone below it. The caller-saved
+ * floating-point registers are declared clobbered: the compiler saves
+ * those, if it has them live, in the out-of-line block. With the vector
+ * extension the plain call is kept (its registers are not saved here).
+ * The asm has no CFI for its own stack moves: a DWARF unwinder stopped in
+ * a handler does not get past the function holding the site.
+ * XSDT_SDT_PLAIN_CALL keeps the plain call. */
+#ifndef __riscv_vector
+#define XSDT_ARCH_SDT_CALLS 1
+#endif
+#define XSDT_RISCV64_CALL_ASM_(n, args)                                        \
+  "addi sp, sp, -128\n"                                                        \
+  "sd ra, 0(sp)\n sd t0, 8(sp)\n sd t1, 16(sp)\n sd t2, 24(sp)\n"              \
+  "sd t3, 32(sp)\n sd t4, 40(sp)\n sd t5, 48(sp)\n sd t6, 56(sp)\n"            \
+  "sd a0, 64(sp)\n sd a1, 72(sp)\n sd a2, 80(sp)\n sd a3, 88(sp)\n"            \
+  "sd a4, 96(sp)\n sd a5, 104(sp)\n sd a6, 112(sp)\n sd a7, 120(sp)\n"         \
+  "addi sp, sp, -64\n" args "addi sp, sp, 64\n"                                \
+  "call xsdt_sdt_fire" #n "@plt\n"                                             \
+  "ld a7, 120(sp)\n ld a6, 112(sp)\n ld a5, 104(sp)\n ld a4, 96(sp)\n"         \
+  "ld a3, 88(sp)\n ld a2, 80(sp)\n ld a1, 72(sp)\n ld a0, 64(sp)\n"            \
+  "ld t6, 56(sp)\n ld t5, 48(sp)\n ld t4, 40(sp)\n ld t3, 32(sp)\n"            \
+  "ld t2, 24(sp)\n ld t1, 16(sp)\n ld t0, 8(sp)\n ld ra, 0(sp)\n"              \
+  "addi sp, sp, 128\n"
+#ifdef __riscv_flen
+#define XSDT_RISCV64_CLOBBERS_                                                 \
+  "memory", "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "ft8",     \
+      "ft9", "ft10", "ft11", "fa0", "fa1", "fa2", "fa3", "fa4", "fa5", "fa6",  \
+      "fa7"
+#else
+#define XSDT_RISCV64_CLOBBERS_ "memory"
+#endif
+/* The probe and each argument are converted once, into a 64-bit temporary,
+ * before the asm. */
+#define XSDT_ARCH_SDT_CALL0(p)                                                 \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p);                              \
+    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(0, "sd %0, 0(sp)\n"            \
+                                                   "ld a0, 0(sp)\n")           \
+                         :                                                     \
+                         : "r"(xsdt_tp_)                                       \
+                         : XSDT_RISCV64_CLOBBERS_);                            \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL1(p, a0)                                             \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0);             \
+    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(1, "sd %0, 0(sp)\n"            \
+                                                   "sd %1, 8(sp)\n"            \
+                                                   "ld a0, 0(sp)\n"            \
+                                                   "ld a1, 8(sp)\n")           \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_)                        \
+                         : XSDT_RISCV64_CLOBBERS_);                            \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL2(p, a0, a1)                                         \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1);                                                  \
+    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(2, "sd %0, 0(sp)\n"            \
+                                                   "sd %1, 8(sp)\n"            \
+                                                   "sd %2, 16(sp)\n"           \
+                                                   "ld a0, 0(sp)\n"            \
+                                                   "ld a1, 8(sp)\n"            \
+                                                   "ld a2, 16(sp)\n")          \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_)         \
+                         : XSDT_RISCV64_CLOBBERS_);                            \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL3(p, a0, a1, a2)                                     \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2);                                 \
+    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(3, "sd %0, 0(sp)\n"            \
+                                                   "sd %1, 8(sp)\n"            \
+                                                   "sd %2, 16(sp)\n"           \
+                                                   "sd %3, 24(sp)\n"           \
+                                                   "ld a0, 0(sp)\n"            \
+                                                   "ld a1, 8(sp)\n"            \
+                                                   "ld a2, 16(sp)\n"           \
+                                                   "ld a3, 24(sp)\n")          \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
+                           "r"(xsdt_t2_)                                       \
+                         : XSDT_RISCV64_CLOBBERS_);                            \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL4(p, a0, a1, a2, a3)                                 \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3);                \
+    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(4, "sd %0, 0(sp)\n"            \
+                                                   "sd %1, 8(sp)\n"            \
+                                                   "sd %2, 16(sp)\n"           \
+                                                   "sd %3, 24(sp)\n"           \
+                                                   "sd %4, 32(sp)\n"           \
+                                                   "ld a0, 0(sp)\n"            \
+                                                   "ld a1, 8(sp)\n"            \
+                                                   "ld a2, 16(sp)\n"           \
+                                                   "ld a3, 24(sp)\n"           \
+                                                   "ld a4, 32(sp)\n")          \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
+                           "r"(xsdt_t2_), "r"(xsdt_t3_)                        \
+                         : XSDT_RISCV64_CLOBBERS_);                            \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL5(p, a0, a1, a2, a3, a4)                             \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
+             xsdt_t4_ = (a4);                                                  \
+    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(5, "sd %0, 0(sp)\n"            \
+                                                   "sd %1, 8(sp)\n"            \
+                                                   "sd %2, 16(sp)\n"           \
+                                                   "sd %3, 24(sp)\n"           \
+                                                   "sd %4, 32(sp)\n"           \
+                                                   "sd %5, 40(sp)\n"           \
+                                                   "ld a0, 0(sp)\n"            \
+                                                   "ld a1, 8(sp)\n"            \
+                                                   "ld a2, 16(sp)\n"           \
+                                                   "ld a3, 24(sp)\n"           \
+                                                   "ld a4, 32(sp)\n"           \
+                                                   "ld a5, 40(sp)\n")          \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
+                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_)         \
+                         : XSDT_RISCV64_CLOBBERS_);                            \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL6(p, a0, a1, a2, a3, a4, a5)                         \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
+             xsdt_t4_ = (a4), xsdt_t5_ = (a5);                                 \
+    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(6, "sd %0, 0(sp)\n"            \
+                                                   "sd %1, 8(sp)\n"            \
+                                                   "sd %2, 16(sp)\n"           \
+                                                   "sd %3, 24(sp)\n"           \
+                                                   "sd %4, 32(sp)\n"           \
+                                                   "sd %5, 40(sp)\n"           \
+                                                   "sd %6, 48(sp)\n"           \
+                                                   "ld a0, 0(sp)\n"            \
+                                                   "ld a1, 8(sp)\n"            \
+                                                   "ld a2, 16(sp)\n"           \
+                                                   "ld a3, 24(sp)\n"           \
+                                                   "ld a4, 32(sp)\n"           \
+                                                   "ld a5, 40(sp)\n"           \
+                                                   "ld a6, 48(sp)\n")          \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
+                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_),        \
+                           "r"(xsdt_t5_)                                       \
+                         : XSDT_RISCV64_CLOBBERS_);                            \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL7(p, a0, a1, a2, a3, a4, a5, a6)                     \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
+             xsdt_t4_ = (a4), xsdt_t5_ = (a5), xsdt_t6_ = (a6);                \
+    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(7, "sd %0, 0(sp)\n"            \
+                                                   "sd %1, 8(sp)\n"            \
+                                                   "sd %2, 16(sp)\n"           \
+                                                   "sd %3, 24(sp)\n"           \
+                                                   "sd %4, 32(sp)\n"           \
+                                                   "sd %5, 40(sp)\n"           \
+                                                   "sd %6, 48(sp)\n"           \
+                                                   "sd %7, 56(sp)\n"           \
+                                                   "ld a0, 0(sp)\n"            \
+                                                   "ld a1, 8(sp)\n"            \
+                                                   "ld a2, 16(sp)\n"           \
+                                                   "ld a3, 24(sp)\n"           \
+                                                   "ld a4, 32(sp)\n"           \
+                                                   "ld a5, 40(sp)\n"           \
+                                                   "ld a6, 48(sp)\n"           \
+                                                   "ld a7, 56(sp)\n")          \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
+                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_),        \
+                           "r"(xsdt_t5_), "r"(xsdt_t6_)                        \
+                         : XSDT_RISCV64_CLOBBERS_);                            \
+  } while (0)
 
 #endif

@@ -21,4 +21,214 @@
 #define XSDT_ARCH_ARG_CONSTRAINT "nr"
 #define XSDT_ARCH_ARG_ASM(n) ".ascii \"%q[a" #n "]\"\n"
 
+/* The call of an enabled SDT(9) site (<xsdt/sdt.h>): an asm statement, not
+ * a C call, so that the function holding the site stays a leaf if it was
+ * one, and the compiler neither moves values to callee-saved registers nor
+ * shuffles them into argument registers for it. The asm preserves what a
+ * call would clobber itself, on the out-of-line path only: it steps over
+ * the red zone (the 128 bytes below %rsp that a leaf may use without
+ * moving %rsp), pushes the nine caller-saved general registers and %rbx
+ * (which keeps the unaligned %rsp), then pushes the probe and the
+ * arguments from whatever registers the compiler chose ("r": never %rsp,
+ * and no memory operand, whose %rsp-relative address the pushes would
+ * move) and pops them into the call's argument registers, aligns %rsp to
+ * 16 as the ABI wants at a call, passes the 7th and 8th parameters on the
+ * stack, calls xsdt_sdt_fire<n> and undoes all of it. What it does not
+ * save, the vector and x87 registers and the flags, it declares clobbered:
+ * the compiler saves those, if it has them live, in the out-of-line block.
+ * The asm has no CFI for its own stack moves: a DWARF unwinder stopped in
+ * a handler does not get past the function holding the site (frame
+ * pointers still work). XSDT_SDT_PLAIN_CALL keeps the plain call. */
+#define XSDT_ARCH_SDT_CALLS 1
+#define XSDT_X86_64_CALL_ASM_(n, args, stack_args)                             \
+  "lea -128(%%rsp), %%rsp\n"                                                   \
+  "push %%rax\n push %%rcx\n push %%rdx\n push %%rsi\n push %%rdi\n"           \
+  "push %%r8\n push %%r9\n push %%r10\n push %%r11\n push %%rbx\n" args        \
+  "mov %%rsp, %%rbx\n"                                                         \
+  "and $-16, %%rsp\n" stack_args "call xsdt_sdt_fire" #n "@PLT\n"              \
+  "mov %%rbx, %%rsp\n"                                                         \
+  "pop %%rbx\n pop %%r11\n pop %%r10\n pop %%r9\n pop %%r8\n"                  \
+  "pop %%rdi\n pop %%rsi\n pop %%rdx\n pop %%rcx\n pop %%rax\n"                \
+  "lea 128(%%rsp), %%rsp\n"
+/* The x87 registers must be named together (a clobber list names the top
+ * of the x87 stack and what follows). AVX-512's extra registers exist only
+ * where the compiler targets them. */
+#ifdef __AVX512F__
+#define XSDT_X86_64_CLOBBERS_AVX512_                                           \
+  , "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23",    \
+      "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31",  \
+      "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"
+#else
+#define XSDT_X86_64_CLOBBERS_AVX512_
+#endif
+#define XSDT_X86_64_CLOBBERS_                                                  \
+  "cc", "memory", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)",  \
+      "st(7)", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", \
+      "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",             \
+      "xmm15" XSDT_X86_64_CLOBBERS_AVX512_
+/* The probe and each argument are converted once, into a 64-bit temporary
+ * (a pointer is 32 bits under x32), before the asm. */
+#define XSDT_ARCH_SDT_CALL0(p)                                                 \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p);                              \
+    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(0,                              \
+                                               "push %0\n"                     \
+                                               "pop %%rdi\n",                  \
+                                               "")                             \
+                         :                                                     \
+                         : "r"(xsdt_tp_)                                       \
+                         : XSDT_X86_64_CLOBBERS_);                             \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL1(p, a0)                                             \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0);             \
+    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(1,                              \
+                                               "push %0\n"                     \
+                                               "push %1\n"                     \
+                                               "pop %%rsi\n"                   \
+                                               "pop %%rdi\n",                  \
+                                               "")                             \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_)                        \
+                         : XSDT_X86_64_CLOBBERS_);                             \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL2(p, a0, a1)                                         \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1);                                                  \
+    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(2,                              \
+                                               "push %0\n"                     \
+                                               "push %1\n"                     \
+                                               "push %2\n"                     \
+                                               "pop %%rdx\n"                   \
+                                               "pop %%rsi\n"                   \
+                                               "pop %%rdi\n",                  \
+                                               "")                             \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_)         \
+                         : XSDT_X86_64_CLOBBERS_);                             \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL3(p, a0, a1, a2)                                     \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2);                                 \
+    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(3,                              \
+                                               "push %0\n"                     \
+                                               "push %1\n"                     \
+                                               "push %2\n"                     \
+                                               "push %3\n"                     \
+                                               "pop %%rcx\n"                   \
+                                               "pop %%rdx\n"                   \
+                                               "pop %%rsi\n"                   \
+                                               "pop %%rdi\n",                  \
+                                               "")                             \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
+                           "r"(xsdt_t2_)                                       \
+                         : XSDT_X86_64_CLOBBERS_);                             \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL4(p, a0, a1, a2, a3)                                 \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3);                \
+    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(4,                              \
+                                               "push %0\n"                     \
+                                               "push %1\n"                     \
+                                               "push %2\n"                     \
+                                               "push %3\n"                     \
+                                               "push %4\n"                     \
+                                               "pop %%r8\n"                    \
+                                               "pop %%rcx\n"                   \
+                                               "pop %%rdx\n"                   \
+                                               "pop %%rsi\n"                   \
+                                               "pop %%rdi\n",                  \
+                                               "")                             \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
+                           "r"(xsdt_t2_), "r"(xsdt_t3_)                        \
+                         : XSDT_X86_64_CLOBBERS_);                             \
+  } while (0)
+#define XSDT_ARCH_SDT_CALL5(p, a0, a1, a2, a3, a4)                             \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
+             xsdt_t4_ = (a4);                                                  \
+    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(5,                              \
+                                               "push %0\n"                     \
+                                               "push %1\n"                     \
+                                               "push %2\n"                     \
+                                               "push %3\n"                     \
+                                               "push %4\n"                     \
+                                               "push %5\n"                     \
+                                               "pop %%r9\n"                    \
+                                               "pop %%r8\n"                    \
+                                               "pop %%rcx\n"                   \
+                                               "pop %%rdx\n"                   \
+                                               "pop %%rsi\n"                   \
+                                               "pop %%rdi\n",                  \
+                                               "")                             \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
+                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_)         \
+                         : XSDT_X86_64_CLOBBERS_);                             \
+  } while (0)
+/* The 7th parameter (a5) goes on the stack, %rsp 16-aligned at the call. */
+#define XSDT_ARCH_SDT_CALL6(p, a0, a1, a2, a3, a4, a5)                         \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
+             xsdt_t4_ = (a4), xsdt_t5_ = (a5);                                 \
+    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(6,                              \
+                                               "push %0\n"                     \
+                                               "push %1\n"                     \
+                                               "push %2\n"                     \
+                                               "push %3\n"                     \
+                                               "push %4\n"                     \
+                                               "push %5\n"                     \
+                                               "push %6\n"                     \
+                                               "pop %%r10\n"                   \
+                                               "pop %%r9\n"                    \
+                                               "pop %%r8\n"                    \
+                                               "pop %%rcx\n"                   \
+                                               "pop %%rdx\n"                   \
+                                               "pop %%rsi\n"                   \
+                                               "pop %%rdi\n",                  \
+                                               "sub $8, %%rsp\n push %%r10\n") \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
+                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_),        \
+                           "r"(xsdt_t5_)                                       \
+                         : XSDT_X86_64_CLOBBERS_);                             \
+  } while (0)
+/* a5 and a6 on the stack, a5 at the lower address. */
+#define XSDT_ARCH_SDT_CALL7(p, a0, a1, a2, a3, a4, a5, a6)                     \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
+             xsdt_t4_ = (a4), xsdt_t5_ = (a5), xsdt_t6_ = (a6);                \
+    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(7,                              \
+                                               "push %0\n"                     \
+                                               "push %1\n"                     \
+                                               "push %2\n"                     \
+                                               "push %3\n"                     \
+                                               "push %4\n"                     \
+                                               "push %5\n"                     \
+                                               "push %6\n"                     \
+                                               "push %7\n"                     \
+                                               "pop %%r11\n"                   \
+                                               "pop %%r10\n"                   \
+                                               "pop %%r9\n"                    \
+                                               "pop %%r8\n"                    \
+                                               "pop %%rcx\n"                   \
+                                               "pop %%rdx\n"                   \
+                                               "pop %%rsi\n"                   \
+                                               "pop %%rdi\n",                  \
+                                               "push %%r11\n push %%r10\n")    \
+                         :                                                     \
+                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
+                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_),        \
+                           "r"(xsdt_t5_), "r"(xsdt_t6_)                        \
+                         : XSDT_X86_64_CLOBBERS_);                             \
+  } while (0)
+
 #endif
