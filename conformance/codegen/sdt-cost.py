@@ -34,7 +34,10 @@ what they are. With --check it exits 1 when:
     the NOP only, and fails today on the arches that have one.
   * a "leaf" function adds more than the NOP (and its alignment c.nop)
     plus its measured leaf excess: arch.json
-    "codegen.sdt_leaf_known_excess"[compiler][function], 0 when absent, so
+    "codegen.sdt_leaf_known_excess"[compiler][function] (with --preserving,
+    which builds the probes with XSDT_SDT_PRESERVING_CALL:
+    "codegen.sdt_leaf_known_excess_preserving", where the arch has a
+    register-preserving call), 0 when absent, so
     that a compiler nobody measured is held to the goal. The out-of-line
     call makes a leaf function a caller, and saving what must survive it
     can land in the prologue (see docs/jump-sites.md); the numbers are a
@@ -105,7 +108,7 @@ class ArchCodegen:
     # with mask 0), checked first; they are counted like any instruction.
     KINDS = ("straight", "ret", "jump", "call", "cond")
 
-    def __init__(self, arch, variant=None):
+    def __init__(self, arch, variant=None, preserving=False):
         path = os.path.join(REPO, "arches", arch, "arch.json")
         try:
             # In the toolchain's variant, if any (ci/arch_facts.py).
@@ -116,10 +119,15 @@ class ArchCodegen:
             self.branches = [(kind, list(codegen["branches"].get(kind, [])))
                              for kind in self.KINDS]
             self.known_excess = int(codegen.get("sdt_known_excess", 0))
-            # {compiler: {leaf function: instructions beyond the goal}}.
+            # {compiler: {leaf function: instructions beyond the goal}}, of
+            # the plain call or, with --preserving, of the arch's
+            # register-preserving asm call (the plain call's figures where
+            # the arch has none: its sites then make the plain call).
+            self.leaf_key = LEAF_KEY_PRESERVING if preserving and \
+                LEAF_KEY_PRESERVING in codegen else LEAF_KEY
             self.leaf_known_excess = {
                 compiler: {function: int(n) for function, n in table.items()}
-                for compiler, table in codegen.get("sdt_leaf_known_excess", {}).items()}
+                for compiler, table in codegen.get(self.leaf_key, {}).items()}
             # How objdump names a linker stub that calls a function (POWER:
             # 0000001a.plt_call.xsdt_sdt_fire3): a regex whose group is the
             # callee.
@@ -294,6 +302,13 @@ def cold_calls(arch, insns, target):
 # Directories searched before the repository's headers (--include-dir): to
 # measure a candidate change of <xsdt/sdt.h> without editing it.
 EXTRA_INCLUDES = []
+# Macros defined for the probed builds (--preserving adds the opt-in of the
+# register-preserving call).
+EXTRA_DEFINES = []
+# The leaf ratchets in arch.json "codegen": of the plain call, and of the
+# register-preserving asm call (XSDT_SDT_PRESERVING_CALL).
+LEAF_KEY = "sdt_leaf_known_excess"
+LEAF_KEY_PRESERVING = "sdt_leaf_known_excess_preserving"
 
 
 def build(toolchain, arch, probes, opt, out, mutant=False):
@@ -303,7 +318,7 @@ def build(toolchain, arch, probes, opt, out, mutant=False):
     # relaxation shrinks to what the hot path really runs.
     command += [opt, "-fPIC", "-shared", "-nostdlib", "-Wall", "-Wextra", "-Werror",
                 f"-I{REPO}/sdt/include", f"-I{REPO}/arches/{arch}/include"]
-    command += (["-DXSDT_COST_PROBES"] if probes else [])
+    command += (["-DXSDT_COST_PROBES"] + EXTRA_DEFINES if probes else [])
     command += (["-DXSDT_COST_MUTANT"] if probes and mutant else []) + [SOURCE, "-o", out]
     return subprocess.run(command, capture_output=True, text=True)
 
@@ -314,7 +329,8 @@ def is_nop(mnemonic):
 
 def measure(toolchain, objdump, tmp, opt, mutant=False):
     """Per function: dict with counts, the site check and the diff."""
-    arch = ArchCodegen(toolchain["arch"], toolchain.get("variant"))
+    arch = ArchCodegen(toolchain["arch"], toolchain.get("variant"),
+                       preserving=bool(EXTRA_DEFINES))
     paths, sites = {}, []
     for probes in (False, True):
         so = os.path.join(tmp, f"{toolchain['name']}-{int(probes)}.so")
@@ -379,6 +395,7 @@ def measure(toolchain, objdump, tmp, opt, mutant=False):
             # The goal: the NOP, and where sites are aligned the alignment
             # c.nop if any.
             "goal": 1 + (padding if arch.padded_sites else 0),
+            "leaf_key": arch.leaf_key,
             "known_excess": (arch.known_excess if kind == "nonleaf" else
                              arch.leaf_known_excess.get(toolchain["compiler"], {})
                              .get(function, 0)),
@@ -410,12 +427,18 @@ def main():
                         "everywhere")
     parser.add_argument("--include-dir", action="append", default=[], metavar="DIR",
                         help="search DIR before the repository's headers (try a modified sdt.h)")
+    parser.add_argument("--preserving", action="store_true",
+                        help="probed builds define XSDT_SDT_PRESERVING_CALL (the arch's "
+                        "register-preserving call, where it has one); leaf bounds from "
+                        f"arch.json codegen.{LEAF_KEY_PRESERVING}")
     parser.add_argument("--only", metavar="SUBSTRING",
                         help="only the toolchains whose name contains SUBSTRING")
     parser.add_argument("--trace", metavar="TOOLCHAIN",
                         help="also print the probed hot paths of this toolchain (e.g. gcc-12-<arch>)")
     args = parser.parse_args()
     EXTRA_INCLUDES.extend(os.path.abspath(d) for d in args.include_dir)
+    if args.preserving:
+        EXTRA_DEFINES.append("-DXSDT_SDT_PRESERVING_CALL")
 
     tmp = tempfile.mkdtemp(prefix="xsdt-sdt-cost-")
     rows, violations, errors, known = [], [], [], []
@@ -461,7 +484,7 @@ def main():
                 goal = r["goal"]
                 excess = 0 if args.strict else r["known_excess"]
                 where = ("arch.json codegen.sdt_known_excess" if r["kind"] == "nonleaf" else
-                         f"arch.json codegen.sdt_leaf_known_excess[{toolchain['compiler']}]")
+                         f"arch.json codegen.{r['leaf_key']}[{toolchain['compiler']}]")
                 if r["added"] > goal + excess:
                     violations.append(f"{name} {function}: +{r['added']} on the hot path, "
                                       f"bound is +{goal + excess} (the NOP"
@@ -485,7 +508,9 @@ def main():
 
     # Sorted like docs/design.md: by compiler, then arch.
     rows.sort(key=lambda row: (row[0]["compiler"], row[0]["arch"]))
-    print(f"Instructions added to the hot path by one SDT site at {args.opt} "
+    print(f"Instructions added to the hot path by one SDT site at {args.opt}, "
+          + ("register-preserving call (XSDT_SDT_PRESERVING_CALL) where the arch has one"
+             if args.preserving else "plain call") + " "
           "(probed − unprobed; [n] = hot path without the probe; pad = includes "
           "the site's alignment c.nop; * = more than the NOP):\n")
     print("| target compiler | " + " | ".join(f[2] for f in FUNCTIONS) + " |")

@@ -271,10 +271,13 @@ sdt_arg(T v) {
  * define XSDT_ARCH_SDT_CALLS and XSDT_ARCH_SDT_CALL0..7(probe, args...) in
  * its <xsdt/arch/usdt.h>: an asm statement that makes the call and
  * preserves every general register itself, so that the compiler sees no
- * call (docs/jump-sites.md). XSDT_SDT_PLAIN_CALL, defined before this
- * header, keeps the plain call (a DWARF unwinder stopped in a handler
- * reads that frame right; see the arch's header). */
-#if defined(XSDT_ARCH_SDT_CALLS) && !defined(XSDT_SDT_PLAIN_CALL)
+ * call (docs/jump-sites.md). A translation unit opts in by defining
+ * XSDT_SDT_PRESERVING_CALL before this header. Not the default, because
+ * the asm moves the stack pointer without CFI of its own: while a handler
+ * runs, a DWARF unwinder (a C++ exception a handler throws, backtrace())
+ * cannot get past the function holding the site; and it makes an enabled
+ * hit dearer (the saves). */
+#if defined(XSDT_ARCH_SDT_CALLS) && defined(XSDT_SDT_PRESERVING_CALL)
 #define XSDT_SDT_CALL_(n) XSDT_ARCH_SDT_CALL##n
 #else
 #define XSDT_SDT_CALL_(n) xsdt_sdt_fire##n

@@ -49,7 +49,9 @@
  * the out-of-line block. With SVE the vector and predicate state is wider
  * than this saves: the plain call is kept. The asm has no CFI for its own
  * stack moves: a DWARF unwinder stopped in a handler does not get past the
- * function holding the site. XSDT_SDT_PLAIN_CALL keeps the plain call. */
+ * function holding the site.
+ * Opt-in: a program that defines XSDT_SDT_PRESERVING_CALL gets it, the
+ * others the plain call. */
 #ifndef __ARM_FEATURE_SVE
 #define XSDT_ARCH_SDT_CALLS 1
 #endif

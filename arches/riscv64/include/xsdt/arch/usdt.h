@@ -41,7 +41,9 @@
  * extension the plain call is kept (its registers are not saved here).
  * The asm has no CFI for its own stack moves: a DWARF unwinder stopped in
  * a handler does not get past the function holding the site.
- * XSDT_SDT_PLAIN_CALL keeps the plain call. */
+ *
+ * Opt-in: a program that defines XSDT_SDT_PRESERVING_CALL gets it, the
+ * others the plain call. */
 #ifndef __riscv_vector
 #define XSDT_ARCH_SDT_CALLS 1
 #endif

@@ -38,7 +38,9 @@
  * the compiler saves those, if it has them live, in the out-of-line block.
  * The asm has no CFI for its own stack moves: a DWARF unwinder stopped in
  * a handler does not get past the function holding the site (frame
- * pointers still work). XSDT_SDT_PLAIN_CALL keeps the plain call. */
+ * pointers still work).
+ * Opt-in: a program that defines XSDT_SDT_PRESERVING_CALL gets it, the
+ * others the plain call. */
 #define XSDT_ARCH_SDT_CALLS 1
 #define XSDT_X86_64_CALL_ASM_(n, args, stack_args)                             \
   "lea -128(%%rsp), %%rsp\n"                                                   \
