@@ -25,6 +25,7 @@
 #include <benchmark/benchmark.h>
 
 #include "median_reporter.h"
+#include "preserving_site.h"
 
 #include <unistd.h>
 
@@ -416,25 +417,41 @@ void check_sdt_hits(benchmark::State &state, const SdtTally &tally,
   state.counters["hits"] = static_cast<double>(tally.hits);
 }
 
-// One SDT site, enabled in jump mode or in trap mode: the difference is the
-// way into the out-of-line block (a jmp, or int3 + SIGTRAP + sigreturn).
-void BM_sdt_hit(benchmark::State &state, xsdt_mode mode) {
+// One SDT site with one argument, enabled in `mode`, hit by `call`.
+void run_sdt_hit(benchmark::State &state, xsdt_mode mode,
+                 const xsdt_sdt_probe *probe, const char *pattern,
+                 void (*call)(long)) {
   SdtTally tally;
-  tally.probe = &XSDT_SDT_PROBE_SYM_(xsdt_bench, , call, hit);
-  SdtEnabled enabled(state, "xsdt_bench::call:hit", mode, sdt_count_hit1,
-                     &tally);
+  tally.probe = probe;
+  SdtEnabled enabled(state, pattern, mode, sdt_count_hit1, &tally);
   if (!enabled.ok())
     return;
   std::uint64_t expected = 0;
   long i = 0;
   for (auto _ : state) {
-    sdt_traced_call(i);
+    call(i);
     expected += static_cast<std::uint64_t>(i++);
   }
   check_sdt_hits(state, tally, expected);
 }
+
+// One SDT site, enabled in jump mode or in trap mode: the difference is the
+// way into the out-of-line block (a jmp, or int3 + SIGTRAP + sigreturn).
+void BM_sdt_hit(benchmark::State &state, xsdt_mode mode) {
+  run_sdt_hit(state, mode, &XSDT_SDT_PROBE_SYM_(xsdt_bench, , call, hit),
+              "xsdt_bench::call:hit", sdt_traced_call);
+}
 BENCHMARK_CAPTURE(BM_sdt_hit, jump, XSDT_MODE_JUMP);
 BENCHMARK_CAPTURE(BM_sdt_hit, trap, XSDT_MODE_TRAP);
+
+// The same site built with the opt-in register-preserving call
+// (preserving_site.cpp): what its saves add to an enabled hit.
+void BM_sdt_hit_preserving(benchmark::State &state) {
+  run_sdt_hit(state, XSDT_MODE_JUMP,
+              &XSDT_SDT_PROBE_SYM_(xsdt_bench, , call, hit_preserving),
+              "xsdt_bench::call:hit_preserving", sdt_traced_call_preserving);
+}
+BENCHMARK(BM_sdt_hit_preserving);
 
 void BM_sdt_handler_direct(benchmark::State &state) {
   xsdt_sdt_probe_info info{};
@@ -688,6 +705,8 @@ int main(int argc, char **argv) {
                        "BM_plain_call");
   reporter.print_ratio("SDT jump hit / direct handler call", "BM_sdt_hit/jump",
                        "BM_sdt_handler_direct");
+  reporter.print_ratio("SDT jump hit, preserving call / direct handler call",
+                       "BM_sdt_hit_preserving", "BM_sdt_handler_direct");
   reporter.print_ratio("SDT jump hit, 7 args / plain call, 7",
                        "BM_sdt_hit7/jump", "BM_plain_call7");
   reporter.print_ratio("SDT trap hit, 7 args / jump hit, 7", "BM_sdt_hit7/trap",
