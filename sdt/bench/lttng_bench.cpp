@@ -29,6 +29,7 @@
 // the 8-integer payload has no SDT row; the string is passed as its
 // address (a DTrace consumer copies it with copyinstr), where LTTng copies
 // its bytes into the event.
+#include "lttng_preserving_sites.h"
 #include "lttng_session.h"
 #include "lttng_tp.h"
 #include "median_reporter.h"
@@ -348,10 +349,12 @@ void register_enabled(const char *name, void (*setup)(const benchmark::State &),
 void register_all() {
   register_disabled("disabled/plain/1", BM_call<plain1>);
   register_disabled("disabled/xsdt-sdt/1", BM_call<sdt1>);
+  register_disabled("disabled/xsdt-sdt-preserving/1", BM_call<sdt1_preserving>);
   register_disabled("disabled/xsdt-usdt/1", BM_call<usdt1>);
   register_disabled("disabled/lttng/1", BM_call<lttng1>);
   register_disabled("disabled/plain/4", BM_call<plain4>);
   register_disabled("disabled/xsdt-sdt/4", BM_call<sdt4>);
+  register_disabled("disabled/xsdt-sdt-preserving/4", BM_call<sdt4_preserving>);
   register_disabled("disabled/xsdt-usdt/4", BM_call<usdt4>);
   register_disabled("disabled/lttng/4", BM_call<lttng4>);
   register_disabled("disabled/plain/8", BM_call<plain8>);
@@ -390,15 +393,16 @@ using xsdt::bench::MedianReporter; // wall time for the enabled runs, which
 void print_disabled(const MedianReporter &r, int ints) {
   const std::string n = std::to_string(ints);
   const double plain = r.ns("disabled/plain/" + n);
-  for (const char *impl : {"xsdt-sdt", "xsdt-usdt", "lttng"}) {
+  for (const char *impl :
+       {"xsdt-sdt", "xsdt-sdt-preserving", "xsdt-usdt", "lttng"}) {
     const double t = r.ns(std::string("disabled/") + impl + "/" + n);
     if (t < 0)
-      std::printf("  %-10s %d ints + string: not measured%s\n", impl, ints,
-                  std::strcmp(impl, "xsdt-sdt") == 0 && ints > 6
+      std::printf("  %-20s %d ints + string: not measured%s\n", impl, ints,
+                  std::strncmp(impl, "xsdt-sdt", 8) == 0 && ints > 6
                       ? " (SDT(9) probes carry at most 7 arguments)"
                       : "");
     else
-      std::printf("  %-10s %d ints + string: %6.2f ns a call, %+6.2f ns over "
+      std::printf("  %-20s %d ints + string: %6.2f ns a call, %+6.2f ns over "
                   "the plain call\n",
                   impl, ints, t, t - plain);
   }
@@ -465,6 +469,9 @@ int main(int argc, char **argv) {
     const std::string s = n;
     reporter.print_ratio("disabled xsdt-sdt / disabled lttng, " + s,
                          "disabled/xsdt-sdt/" + s, "disabled/lttng/" + s);
+    reporter.print_ratio("disabled xsdt-sdt-preserving / disabled lttng, " + s,
+                         "disabled/xsdt-sdt-preserving/" + s,
+                         "disabled/lttng/" + s);
     reporter.print_ratio("disabled xsdt-usdt / disabled lttng, " + s,
                          "disabled/xsdt-usdt/" + s, "disabled/lttng/" + s);
     for (const char *impl : {"xsdt-sdt", "xsdt-sdt-nots", "xsdt-usdt"})
