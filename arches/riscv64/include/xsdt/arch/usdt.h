@@ -20,10 +20,10 @@
  * `zero` register, which libbpf rejects: the assembler writes `0` instead. */
 #define XSDT_ARCH_ARG_CONSTRAINT "nr"
 #define XSDT_ARCH_ARG_ASM(n)                                                   \
-  ".ifc %[a" #n "],zero\n"                                                     \
-  ".ascii \"0\"\n"                                                             \
+  ".ifc %[a" #n "],zero\n"                                                \
+  ".ascii \"0\"\n"                                                              \
   ".else\n"                                                                    \
-  ".ascii \"%[a" #n "]\"\n"                                                    \
+  ".ascii \"%[a" #n "]\"\n"                                                \
   ".endif\n"
 
 /* The call of an enabled SDT(9) site (<xsdt/sdt.h>): an asm statement, not
