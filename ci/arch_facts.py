@@ -21,11 +21,20 @@ import re
 
 # The byte sequences of "expect" every arch gives, and their meaning.
 EXPECT_BYTES = {
-    "site_nop": "the patch NOP at every xsdt site",
+    "site_nop": "the patch NOP at every xsdt USDT site (where its note points)",
     "site_trap": "the site's bytes while a probe is enabled in trap mode",
     "site_foreign": "a NOP of the same size that is not the site NOP",
     "sys_sdt_site": "the NOP that <sys/sdt.h> emits at its sites",
     "sys_sdt_trap": "the trap a tracer writes over a <sys/sdt.h> site",
+}
+# Optional, all three or none: an SDT(9) jump site that is not the USDT
+# site (x86-64's 10-byte NOP behind the USDT site's 1-byte nop), its bytes
+# in trap mode, and a NOP of its size that is not it. Default: site_nop,
+# site_trap and site_foreign.
+JUMP_BYTES = {
+    "jump_site": "site_nop",
+    "jump_trap": "site_trap",
+    "jump_foreign": "site_foreign",
 }
 TRAIT_FORM = r"[a-z0-9]+(-[a-z0-9]+)*"
 BYTES_FORM = r"[0-9a-f]{2}( [0-9a-f]{2})*"
@@ -82,14 +91,31 @@ class ArchFacts:
                                      "expect.site_nop")
         return expect
 
+    def jump_bytes(self, key):
+        """expect.jump_site or expect.jump_trap: an SDT(9) jump site's NOP
+        and its bytes in trap mode, the USDT site's where the arch gives
+        none; the two as long as each other."""
+        given = [k for k in JUMP_BYTES if self.fact("expect", k, default="") != ""]
+        if not given:
+            return self.expect_bytes(JUMP_BYTES[key])
+        if len(given) != len(JUMP_BYTES):
+            raise ArchFactsError(f"{self.path}: expect.{given[0]} without "
+                                 + " and ".join(f"expect.{k}" for k in JUMP_BYTES
+                                                if k not in given))
+        for other in JUMP_BYTES:
+            if byte_count(self.expect_bytes(other)) != byte_count(self.expect_bytes("jump_site")):
+                raise ArchFactsError(f"{self.path}: expect.{other} is not as long as "
+                                     "expect.jump_site")
+        return self.expect_bytes(key)
+
     def jump_nop_head(self):
-        """What every disabled SDT(9) jump site starts with: the whole site
-        NOP, or the head of one that names its target (expect.jump_nop)."""
-        return self.fact("expect", "jump_nop", "head", default=self.expect_bytes("site_nop"))
+        """What every disabled SDT(9) jump site starts with: the whole jump
+        site NOP, or the head of one that names its target (expect.jump_nop)."""
+        return self.fact("expect", "jump_nop", "head", default=self.jump_bytes("jump_site"))
 
     def jump_trap_head(self):
         """The same bytes of a jump site in trap mode."""
-        trap = self.expect_bytes("site_trap").split()
+        trap = self.jump_bytes("jump_trap").split()
         return " ".join(trap[:byte_count(self.jump_nop_head())])
 
     def trap_signal(self):
@@ -106,7 +132,7 @@ class ArchFacts:
         target (a brcl 0,target on z/Architecture): the bytes before the offset ("head"),
         the offset's size in bytes, its unit (the target is site + offset *
         unit) and byte order. As -DEXPECT_JUMP_NOP_* for test programs; []
-        when the arch's jump sites hold expect.site_nop."""
+        when the arch's jump sites hold one NOP."""
         if self.fact("expect", "jump_nop", kind=dict, default={}) == {}:
             return []
         head = self.fact("expect", "jump_nop", "head")
@@ -118,9 +144,9 @@ class ArchFacts:
         if size not in (1, 2, 4) or unit < 1 or order not in ("big", "little"):
             raise ArchFactsError(f"{self.path}: \"expect.jump_nop\": offset_bytes 1, 2 or 4, "
                                  "offset_unit >= 1, offset_order big or little")
-        if byte_count(head) + size != byte_count(self.expect_bytes("site_nop")):
+        if byte_count(head) + size != byte_count(self.jump_bytes("jump_site")):
             raise ArchFactsError(f"{self.path}: expect.jump_nop is not as long as "
-                                 "expect.site_nop")
+                                 "the jump site's NOP")
         return [f"-DEXPECT_JUMP_NOP_HEAD={c_initializer(head)}",
                 f"-DEXPECT_JUMP_NOP_OFFSET_BYTES={size}",
                 f"-DEXPECT_JUMP_NOP_OFFSET_UNIT={unit}",

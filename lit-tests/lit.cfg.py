@@ -79,6 +79,7 @@ try:
     trap_signal = facts.trap_signal()
     jump_nop_cflags = facts.jump_nop_cflags()
     jump_nop_head, jump_trap_head = facts.jump_nop_head(), facts.jump_trap_head()
+    jump_bytes = {key: facts.jump_bytes(key) for key in arch_facts.JUMP_BYTES}
     declared_model = facts.fact("data_model")
     declared_char_signed = facts.fact("char_signed", kind=bool)
 except arch_facts.ArchFactsError as error:
@@ -185,6 +186,10 @@ else:
 # order.
 expect_cflags = [f"-DEXPECT_{key.upper()}={arch_facts.c_initializer(expect[key])}"
                  for key in ("site_nop", "site_trap", "site_foreign")]
+# The SDT(9) jump site's bytes (-DEXPECT_JUMP_SITE=...): the USDT site's,
+# unless the arch's differ (arch.json expect.jump_site).
+expect_cflags += [f"-DEXPECT_{key.upper()}={arch_facts.c_initializer(jump_bytes[key])}"
+                  for key in arch_facts.JUMP_BYTES]
 if flush_syscall >= 0:
     expect_cflags.append(f"-DEXPECT_ICACHE_FLUSH_SYSCALL={flush_syscall}")
 # The signal a trap raises: SIGTRAP unless arch.json says otherwise

@@ -29,6 +29,14 @@ const std::vector<RegisterInfo> &registers() {
   return table;
 }
 
+// xsdt's site at every USDT and SDT(9) probe, the 5-byte NOP, and
+// sys/sdt.h's 1-byte `nop`. The kernel optimizes no uprobe of a 32-bit
+// program, and the i386 ABI has no red zone (docs/design.md, "Site").
+constinit const SiteEncoding kSiteEncodings[] = {
+    {x86::kNop5, x86::kInt3, x86::kNop5What},
+    {x86::kNop1, x86::kInt3, x86::kNop1What},
+};
+
 } // namespace
 } // namespace xsdt
 
@@ -40,7 +48,7 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_i386 = {
     .big_endian = false,
     .function_symbol_flag_bits = 0,
     .narrow_registers_narrow_address = false, // every address is 32-bit
-    .site_encodings = xsdt::x86::kSiteEncodings,
+    .site_encodings = xsdt::kSiteEncodings,
     .site_align = 1, // the trap-first protocol patches any alignment
     .trap_pc_offset = xsdt::x86::kTrapPcOffset,
     .trap_signal = SIGTRAP,

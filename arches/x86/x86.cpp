@@ -4,23 +4,6 @@
 #include <climits>
 
 namespace xsdt::x86 {
-namespace {
-
-constexpr unsigned char kNop[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
-constexpr unsigned char kShortNop[] = {0x90};
-constexpr unsigned char kInt3[] = {0xcc};
-constexpr std::size_t kJumpSize = 5;
-
-} // namespace
-
-// int3 over byte 0 only: a single-byte store is atomic with respect to
-// instruction fetch, so a thread racing through the site sees either the
-// whole NOP or the trap, and bytes 1..4 never execute (the trap handler
-// resumes after them).
-constinit const SiteEncoding kSiteEncodings[2] = {
-    {kNop, kInt3, "5-byte nopl"},
-    {kShortNop, kInt3, "1-byte nop (sys/sdt.h)"},
-};
 
 bool encode_jump(std::uint64_t site, std::uint64_t target, unsigned char *out) {
   const std::int64_t rel =

@@ -14,15 +14,25 @@
 
 namespace xsdt::x86 {
 
-// xsdt's site, `nopl 0(%eax,%eax,1)` (i686+), and sys/sdt.h's 1-byte `nop`;
-// trap mode writes int3 over byte 0 of either (one atomic byte store).
-extern const SiteEncoding kSiteEncodings[2];
+// The NOPs both modes know, for the descriptors' site tables: the 5-byte
+// `nopl 0(%eax,%eax,1)` (i686+) and sys/sdt.h's 1-byte `nop`; and the trap,
+// int3, which trap mode writes over byte 0 of any site. A single-byte store
+// is atomic with respect to instruction fetch, so a thread racing through
+// the site sees either the whole NOP or the trap, and the other bytes never
+// execute (the trap handler resumes after them).
+inline constexpr unsigned char kNop5[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+inline constexpr unsigned char kNop1[] = {0x90};
+inline constexpr unsigned char kInt3[] = {0xcc};
+inline constexpr const char *kNop5What = "5-byte nopl";
+inline constexpr const char *kNop1What = "1-byte nop (sys/sdt.h)";
 
 // The SIGTRAP of an int3 reports the pc after it.
 inline constexpr std::size_t kTrapPcOffset = 1;
 
-// `e9 rel32` over the whole 5-byte NOP, relative to the end of the jump;
-// false when the target is out of rel32 reach or the bytes are not one.
+// `e9 rel32` over the first 5 bytes of a site, relative to the end of the
+// jump; false when the target is out of rel32 reach or the bytes are not
+// one.
+inline constexpr std::size_t kJumpSize = 5;
 bool encode_jump(std::uint64_t site, std::uint64_t target, unsigned char *out);
 bool decode_jump(std::uint64_t site, const unsigned char *in,
                  std::uint64_t *target);

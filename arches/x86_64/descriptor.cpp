@@ -47,6 +47,37 @@ std::optional<std::string> register_name_violation(const RegisterInfo &reg) {
   return std::nullopt;
 }
 
+// The 10-byte `nopw %cs:0(%rax,%rax,1)`: an SDT(9) jump site, and the
+// tail of a USDT site (arch/usdt.h says why).
+constexpr unsigned char kNop10[] = {0x66, 0x2e, 0x0f, 0x1f, 0x84,
+                                    0x00, 0x00, 0x00, 0x00, 0x00};
+constexpr unsigned char kUsdtSite[] = {0x90, 0x66, 0x2e, 0x0f, 0x1f, 0x84,
+                                       0x00, 0x00, 0x00, 0x00, 0x00};
+
+// [0] the SDT(9) jump site; [1] the USDT site, whose note points at its
+// `nop`; [2] the bare 5-byte NOP of xsdt's earlier USDT and SDT sites
+// (and of other libraries), which trap mode still patches but a kernel
+// tracer must not meet at a note; [3] sys/sdt.h's `nop`.
+constinit const SiteEncoding kSiteEncodings[] = {
+    {kNop10, x86::kInt3, "10-byte nopw"},
+    {kUsdtSite, x86::kInt3, "nop; 10-byte nopw"},
+    {x86::kNop5, x86::kInt3, x86::kNop5What, nullptr,
+     "Linux 6.18 turns a uprobe on a bare 5-byte NOP into a call that "
+     "pushes its return address into the red zone, where leaf functions "
+     "keep data"},
+    {x86::kNop1, x86::kInt3, x86::kNop1What},
+};
+
+// `e9 rel32` over the 10-byte NOP's first 5 bytes; the other 5 keep the
+// NOP's, so a write changes only the jump's bytes.
+bool encode_jump(std::uint64_t site, std::uint64_t target, unsigned char *out) {
+  if (!x86::encode_jump(site, target, out))
+    return false;
+  for (std::size_t i = x86::kJumpSize; i < sizeof kNop10; ++i)
+    out[i] = kNop10[i];
+  return true;
+}
+
 } // namespace
 } // namespace xsdt
 
@@ -58,12 +89,12 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_x86_64 = {
     .big_endian = false,
     .function_symbol_flag_bits = 0,
     .narrow_registers_narrow_address = true, // the 0x67 prefix
-    .site_encodings = xsdt::x86::kSiteEncodings,
+    .site_encodings = xsdt::kSiteEncodings,
     .site_align = 1, // the trap-first protocol patches any alignment
     .trap_pc_offset = xsdt::x86::kTrapPcOffset,
     .trap_signal = SIGTRAP,
     .trap_race_signal = 0,
-    .encode_jump = xsdt::x86::encode_jump,
+    .encode_jump = xsdt::encode_jump,
     .decode_jump = xsdt::x86::decode_jump,
     .encode_jump_nop = nullptr,    // the same NOP at every site
     .jump_needs_trap_first = true, // five bytes are not one atomic store
@@ -75,4 +106,5 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_x86_64 = {
     .location_violation = nullptr,
     .wide_register_value_reason = nullptr,
     .consumer_grammar = &xsdt::x86::kConsumerGrammar64,
+    .usdt_site = &xsdt::kSiteEncodings[1],
 };

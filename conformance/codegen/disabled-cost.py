@@ -10,7 +10,9 @@ the note says they are. Prints a Markdown table.
 
 --check N bounds every arch:
 * a 64-bit arch: xsdt's probes with register arguments (6 ints; 6 with a
-  char and a short) add at most N instructions;
+  char and a short) add at most N instructions beyond a one-instruction
+  site: N plus the site's other instructions where it has more (arch.json
+  codegen.site_instructions: x86-64's `nop; nop10` is 2);
 * a 32-bit arch (arch.json data_model ILP32), where registers
   are few and a 64-bit value takes two: in every case xsdt adds no more
   than sys/sdt.h with the same compiler. A case where sys/sdt.h does not compile,
@@ -73,6 +75,12 @@ def known_excess(toolchain, function):
     check fails when the excess grows, and prints it while it lasts."""
     table = arch_json(toolchain).get("codegen", {}).get("disabled_known_excess", {})
     return int(table.get(toolchain["compiler"], {}).get(function, 0))
+
+
+def site_instructions(toolchain):
+    """The instructions of one xsdt site, disabled: arch.json
+    codegen.site_instructions, 1 when absent."""
+    return int(arch_json(toolchain).get("codegen", {}).get("site_instructions", 1))
 
 
 def count_instructions(objdump, binary, function):
@@ -211,8 +219,9 @@ def main():
                 continue  # already a violation
             where = f"{toolchain['name']} {function}"
             if not narrow:
-                if case in REGISTER_CASES and mine > args.check:
-                    violations.append(f"{where}: +{mine}, bound is +{args.check}")
+                bound = args.check + site_instructions(toolchain) - 1
+                if case in REGISTER_CASES and mine > bound:
+                    violations.append(f"{where}: +{mine}, bound is +{bound}")
             elif isinstance(theirs, int):
                 excess = known_excess(toolchain, function)
                 if mine > theirs + excess:

@@ -119,6 +119,9 @@ class ArchCodegen:
             self.branches = [(kind, list(codegen["branches"].get(kind, [])))
                              for kind in self.KINDS]
             self.known_excess = int(codegen.get("sdt_known_excess", 0))
+            # The instructions of one site while disabled (x86-64's `nop;
+            # nop10`: 2), the goal before any alignment padding.
+            self.site_instructions = int(codegen.get("site_instructions", 1))
             # {compiler: {leaf function: instructions beyond the goal}}, of
             # the plain call or, with --preserving, of the arch's
             # register-preserving asm call (the plain call's figures where
@@ -392,9 +395,9 @@ def measure(toolchain, objdump, tmp, opt, mutant=False):
             "probed": len(probed),
             "added": len(probed) - len(base),
             "padding": padding,
-            # The goal: the NOP, and where sites are aligned the alignment
-            # c.nop if any.
-            "goal": 1 + (padding if arch.padded_sites else 0),
+            # The goal: the site's NOPs, and where sites are aligned the
+            # alignment c.nop if any.
+            "goal": arch.site_instructions + (padding if arch.padded_sites else 0),
             "leaf_key": arch.leaf_key,
             "known_excess": (arch.known_excess if kind == "nonleaf" else
                              arch.leaf_known_excess.get(toolchain["compiler"], {})
@@ -487,8 +490,8 @@ def main():
                          f"arch.json codegen.{r['leaf_key']}[{toolchain['compiler']}]")
                 if r["added"] > goal + excess:
                     violations.append(f"{name} {function}: +{r['added']} on the hot path, "
-                                      f"bound is +{goal + excess} (the NOP"
-                                      + (", its alignment c.nop" if goal == 2 else "")
+                                      f"bound is +{goal + excess} (the site"
+                                      + (", its alignment c.nop" if r["padding"] else "")
                                       + (f", {excess} known ({where})" if excess else "")
                                       + f"): {describe(r['diff'])}")
                 elif r["kind"] == "leaf" and r["added"] > goal:

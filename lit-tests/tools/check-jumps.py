@@ -5,8 +5,8 @@ Usage: check-jumps.py --arch-json ARCH_JSON --objdump OBJDUMP --elf PROGRAM DUMP
                       [--inspect XSDT_INSPECT]
 
 ARCH_JSON is the arch's data file, arches/<arch>/arch.json: its
-"objdump_machine", and in "expect" the site NOP ("site_nop", whose length is
-the site's width) and the jumps that may replace it ("jumps": a mnemonic, or
+"objdump_machine", and in "expect" the jump site's NOP ("jump_site", or
+"site_nop" where the USDT site is the same; its length is the site's width) and the jumps that may replace it ("jumps": a mnemonic, or
 a mnemonic and the first operand it must have, e.g. "jal zero" for a jal
 that links nothing). These are the tests' copy of the ISA facts, independent
 of libxsdt.
@@ -20,8 +20,8 @@ DUMP is written by the test program (lit-tests/jump/Inputs/patch-bytes.c):
 For every site:
   * the enabled bytes are disassembled with OBJDUMP (`-D -b binary -m
     <machine> --adjust-vma=<site>`) and must be exactly one unconditional
-    jump of the arch's ("expect.jumps") of the site's width whose target is
-    the record's target;
+    jump of the arch's ("expect.jumps") whose target is the record's target,
+    as wide as the site or followed by the rest of the site's NOP;
   * site - bias and target - bias must be a {site, target} record of the
     PROGRAM's `xsdt_sdt_sites` section, read from the ELF file here (the
     records are self-relative 32-bit offsets, see <xsdt/sdt.h>), and the
@@ -51,7 +51,7 @@ def arch_facts(path):
         data = json.load(f)
     try:
         machine = data["objdump_machine"]
-        nop = bytes.fromhex(data["expect"]["site_nop"])
+        nop = bytes.fromhex(data["expect"].get("jump_site") or data["expect"]["site_nop"])
         jumps = []
         for jump in data["expect"]["jumps"]:
             mnemonic, _, operand = jump.partition(" ")
@@ -249,8 +249,16 @@ def main():
             fail(f"{where}: {len(code)} bytes dumped, the site is {size}")
             continue
         insns, listing = disassemble(args.objdump, machine, site, code)
-        if len(insns) != 1 or insns[0][0] != site:
-            fail(f"{where}: {code.hex(' ')} is not one instruction at the site:\n{listing}")
+        if not insns or insns[0][0] != site:
+            fail(f"{where}: {code.hex(' ')} holds no instruction at the site:\n{listing}")
+            continue
+        # A jump narrower than the site (x86-64's 5-byte jmp in a 10-byte
+        # NOP) leaves the rest of the NOP as it was: dead bytes, never
+        # executed, but they must be the NOP's.
+        width = len(insns[0][1])
+        if len(insns) > 1 and code[width:] != disabled_bytes(nop, jump_nop, site, target)[width:]:
+            fail(f"{where}: {code.hex(' ')} is not one instruction followed by the rest of "
+                 f"the site's NOP:\n{listing}")
             continue
         _, _, mnemonic, operands = insns[0]
         decoded = jump_target(jumps, mnemonic, operands)

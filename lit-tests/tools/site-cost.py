@@ -30,7 +30,9 @@ def function_range(binary, function):
 def disassemble(objdump, binary, function):
     """The instruction lines of the function, as objdump prints them."""
     start, size = function_range(binary, function)
-    out = subprocess.run([objdump, "-d", f"--start-address={start:#x}",
+    # --no-show-raw-insn: one line per instruction (an instruction of more
+    # than 7 bytes, such as x86-64's 10-byte NOP, would take two lines).
+    out = subprocess.run([objdump, "-d", "--no-show-raw-insn", f"--start-address={start:#x}",
                           f"--stop-address={start + size:#x}", binary],
                          capture_output=True, text=True, check=True).stdout
     return [line for line in out.splitlines()

@@ -69,37 +69,61 @@ void check_site(const ElfImage &image, const ProbeNote &note,
   if (pc % arch.site_align != 0)
     report("pc " + hex(pc) + " is not " + std::to_string(arch.site_align) +
            "-byte aligned");
-  // The one instruction at a site that a tracer can overwrite with a trap
-  // or a jump in a single step (facts sheet §4): the patch NOP of one of
-  // the arch's instruction sets (armhf: Thumb-2's or ARM's).
-  std::span<const std::uint8_t> nop = arch.site_encodings[0].nop;
+  // The site a tracer can overwrite with a trap, or later a jump, in a
+  // single step (facts sheet §4): the arch's USDT site NOP, or on an arch
+  // with a second instruction set (armhf: Thumb-2 and ARM state) the patch
+  // NOP of either.
+  std::vector<const SiteEncoding *> ours;
+  if (arch.usdt_site)
+    ours.push_back(arch.usdt_site);
+  else
+    for (const SiteEncoding &patch : arch.site_encodings)
+      if (arch.takes_jumps(patch))
+        ours.push_back(&patch);
+  std::size_t widest = 0;
+  for (const SiteEncoding &e : arch.site_encodings)
+    widest = std::max(widest, e.nop.size());
   std::uint64_t room = text->addr + text->size - pc;
   auto found = image.contents(*text).subspan(
       static_cast<std::size_t>(pc - text->addr),
-      static_cast<std::size_t>(std::min<std::uint64_t>(room, nop.size())));
+      static_cast<std::size_t>(std::min<std::uint64_t>(room, widest)));
+  auto holds = [&](const SiteEncoding &e) {
+    return found.size() >= e.nop.size() &&
+           std::equal(e.nop.begin(), e.nop.end(), found.begin());
+  };
   std::string expected;
-  for (const SiteEncoding &patch : arch.site_encodings) {
-    if (!arch.takes_jumps(patch))
-      continue;
-    if (std::equal(found.begin(), found.end(), patch.nop.begin(),
-                   patch.nop.end()))
+  for (const SiteEncoding *patch : ours) {
+    if (holds(*patch))
       return;
     expected +=
-        (expected.empty() ? "expected " : " or ") + bytes_text(patch.nop);
+        (expected.empty() ? "expected " : " or ") + bytes_text(patch->nop);
   }
-  // Another implementation's site (sys/sdt.h's): a trap fits, a jump does
-  // not.
-  for (const SiteEncoding &other : arch.site_encodings.subspan(1))
-    if (!arch.takes_jumps(other) && found.size() >= other.nop.size() &&
-        std::equal(other.nop.begin(), other.nop.end(), found.begin())) {
-      report(std::string(other.what) + ": too small for the " +
-             std::to_string(nop.size()) + "-byte patch; " + expected);
-      return;
-    }
-  if (found.size() < nop.size())
+  const std::size_t patch_size = arch.usdt_site_encoding().nop.size();
+  // Another implementation's site (sys/sdt.h's), or an earlier one of
+  // ours: a trap fits, but a jump does not, or a kernel tracer endangers
+  // the program there. The longest match names it (x86-64's `nop; nop10`
+  // starts with sys/sdt.h's `nop`).
+  const SiteEncoding *other = nullptr;
+  for (const SiteEncoding &e : arch.site_encodings)
+    if (!arch.takes_jumps(e) && &e != arch.usdt_site && holds(e) &&
+        (!other || e.nop.size() > other->nop.size()))
+      other = &e;
+  if (other && other->hazard) {
+    report(std::string(other->what) + " at the probe address: " +
+           other->hazard + "; " + expected);
+    return;
+  }
+  if (other) {
+    report(std::string(other->what) + ": too small for the " +
+           std::to_string(patch_size) + "-byte patch; " + expected);
+    return;
+  }
+  if (found.size() < patch_size)
     report("the site runs past the end of " + text->name);
   else
-    report("not a patchable nop: found " + bytes_text(found) + ", " + expected);
+    report("not a patchable nop: found " +
+           bytes_text(found.first(std::min(found.size(), patch_size))) +
+           ", " + expected);
 }
 
 void check_specs(const ElfImage &image, const ProbeNote &note,

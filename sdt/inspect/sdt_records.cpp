@@ -20,7 +20,7 @@ using sdt_format::kSiteRecordSize;
 using sdt_format::take_string;
 
 // The largest site of any arch, for the buffer encode_jump fills.
-constexpr std::size_t kMaxSiteSize = 8;
+constexpr std::size_t kMaxSiteSize = 16;
 
 const Section *section_at(const ElfImage &image, std::uint64_t address,
                           std::uint64_t length, bool (Section::*kind)() const) {

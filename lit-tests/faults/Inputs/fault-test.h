@@ -20,7 +20,7 @@
 struct ft_state {
   int n;
   uintptr_t site[FT_MAX_SITES];
-  unsigned char bytes[FT_MAX_SITES][RT_SITE_SIZE];
+  unsigned char bytes[FT_MAX_SITES][RT_JUMP_SITE_SIZE];
   char maps[FT_MAX_SITES][5]; /* as /proc/self/maps showed it */
   char prot[FT_MAX_SITES][5]; /* the segment's */
 };
@@ -80,7 +80,7 @@ static inline void ft_capture(struct ft_state *s, const struct jt_sites *l) {
   s->n = l->n;
   for (int i = 0; i < l->n; ++i) {
     s->site[i] = l->s[i].site;
-    memcpy(s->bytes[i], (const void *)l->s[i].site, RT_SITE_SIZE);
+    memcpy(s->bytes[i], (const void *)l->s[i].site, RT_JUMP_SITE_SIZE);
     ft_maps_prot(l->s[i].site, s->maps[i]);
     ft_segment_prot(l->s[i].site, s->prot[i]);
   }
@@ -95,7 +95,7 @@ static inline int ft_changed(const struct ft_state *before) {
     char hex[64];
     ft_maps_prot(before->site[i], prot);
     int bytes_differ =
-        memcmp((const void *)before->site[i], before->bytes[i], RT_SITE_SIZE);
+        memcmp((const void *)before->site[i], before->bytes[i], RT_JUMP_SITE_SIZE);
     int prot_ok = strcmp(prot, before->maps[i]) == 0 ||
                   strncmp(prot, before->prot[i], 3) == 0;
     if (bytes_differ || !prot_ok) {

@@ -191,8 +191,10 @@ static void sweep_disable(void) {
   long n, wrong_error = 0, changed = 0, silent = 0;
   xsdt_error err;
   RT_EXPECT_RESULT(enable(&err), 1, &err);
-  unsigned char enabled[RT_SITE_SIZE];
-  memcpy(enabled, (const void *)site_pc, RT_SITE_SIZE);
+  const size_t size = usdt ? RT_SITE_SIZE : RT_JUMP_SITE_SIZE;
+  unsigned char enabled[RT_SITE_SIZE > RT_JUMP_SITE_SIZE ? RT_SITE_SIZE
+                                                         : RT_JUMP_SITE_SIZE];
+  memcpy(enabled, (const void *)site_pc, size);
   for (n = 0; n < 100000; ++n) {
     seen = 0;
     fail_from = n;
@@ -208,7 +210,7 @@ static void sweep_disable(void) {
                err.message);
       ++wrong_error;
     }
-    changed += memcmp((const void *)site_pc, enabled, RT_SITE_SIZE) != 0;
+    changed += memcmp((const void *)site_pc, enabled, size) != 0;
     int before = hits;
     fire(1);
     silent += hits == before;

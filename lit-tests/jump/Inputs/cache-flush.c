@@ -75,7 +75,7 @@ long __wrap_syscall(long number, ...);
 struct flush_call {
   uintptr_t start, end;
   unsigned long flags;
-  unsigned char bytes[JT_MAX_SITES][RT_SITE_SIZE]; /* the sites at the call */
+  unsigned char bytes[JT_MAX_SITES][RT_JUMP_SITE_SIZE]; /* the sites at the call */
 };
 static struct flush_call flushes[MAX_FLUSHES];
 static int nflushes, watching;
@@ -88,7 +88,7 @@ static void record_flush(uintptr_t start, uintptr_t end, unsigned long flags) {
   f->end = end;
   f->flags = flags;
   for (int i = 0; i < sites.n; ++i)
-    memcpy(f->bytes[i], (const void *)sites.s[i].site, RT_SITE_SIZE);
+    memcpy(f->bytes[i], (const void *)sites.s[i].site, RT_JUMP_SITE_SIZE);
 }
 #endif
 
@@ -126,9 +126,9 @@ static int unflushed_sites(const char *what) {
     uintptr_t pc = sites.s[i].site;
     int ok = 0;
     for (int k = 0; k < nflushes && !ok; ++k)
-      ok = flushes[k].start <= pc && pc + RT_SITE_SIZE <= flushes[k].end &&
+      ok = flushes[k].start <= pc && pc + RT_JUMP_SITE_SIZE <= flushes[k].end &&
            flushes[k].flags == 0 &&
-           memcmp(flushes[k].bytes[i], (const void *)pc, RT_SITE_SIZE) == 0;
+           memcmp(flushes[k].bytes[i], (const void *)pc, RT_JUMP_SITE_SIZE) == 0;
     if (!ok) {
       printf("FAIL %s: no icache flush (all threads) after the write "
              "of %s at %#lx\n",

@@ -114,8 +114,8 @@ int main(void) {
   printf("after conflicts: hits %d\n", hits);
 
   /* Foreign bytes at b: nothing is patched. */
-  rt_poke(b, rt_foreign);
-  RT_CHECK(rt_bytes_are(b, rt_foreign));
+  rt_jump_poke(b, rt_jump_foreign);
+  RT_CHECK(rt_jump_bytes_are(b, rt_jump_foreign));
   memset(&jt_err, 0, sizeof jt_err);
   expect_error(xsdt_sdt_enable("je:::", XSDT_MODE_JUMP, on_hit, NULL, &jt_err),
                XSDT_ERR_UNEXPECTED_BYTES);
@@ -129,7 +129,7 @@ int main(void) {
              jt_hex(hex, sizeof hex, sites.s[i].site));
   RT_CHECK(jt_is_nop(a));
   RT_CHECK(jt_is_nop(site_of("je:e:f:c")));
-  RT_CHECK(rt_bytes_are(b, rt_foreign));
+  RT_CHECK(rt_jump_bytes_are(b, rt_jump_foreign));
   fire_all();
   RT_CHECK(hits == 2);
   /* The same in trap mode. */
@@ -137,7 +137,7 @@ int main(void) {
   expect_error(xsdt_sdt_enable("je:::", XSDT_MODE_TRAP, on_hit, NULL, &jt_err),
                XSDT_ERR_UNEXPECTED_BYTES);
   RT_CHECK(jt_is_nop(a));
-  RT_CHECK(rt_bytes_are(b, rt_foreign));
+  RT_CHECK(rt_jump_bytes_are(b, rt_jump_foreign));
   fire_all();
   RT_CHECK(hits == 2);
 

@@ -120,7 +120,7 @@ static inline int jt_count_invalid(void) {
  * expect.jump_nop), its head and then the offset from the site to target. */
 static inline void jt_nop_bytes(uintptr_t site, uintptr_t target,
                                 unsigned char *out) {
-  memcpy(out, rt_nop, RT_SITE_SIZE);
+  memcpy(out, rt_jump_nop, RT_JUMP_SITE_SIZE);
 #ifdef EXPECT_JUMP_NOP_HEAD
   static const unsigned char head[] = {EXPECT_JUMP_NOP_HEAD};
   const int n = EXPECT_JUMP_NOP_OFFSET_BYTES;
@@ -136,14 +136,14 @@ static inline void jt_nop_bytes(uintptr_t site, uintptr_t target,
 #endif
 }
 
-/* The same with the trap over it: the bytes where expect.site_trap differs
- * from expect.site_nop are the trap's. */
+/* The same with the trap over it: the bytes where expect.jump_trap differs
+ * from expect.jump_site are the trap's. */
 static inline void jt_trap_bytes(uintptr_t site, uintptr_t target,
                                  unsigned char *out) {
   jt_nop_bytes(site, target, out);
-  for (size_t i = 0; i < RT_SITE_SIZE; ++i)
-    if (rt_trap[i] != rt_nop[i])
-      out[i] = rt_trap[i];
+  for (size_t i = 0; i < RT_JUMP_SITE_SIZE; ++i)
+    if (rt_jump_trap[i] != rt_jump_nop[i])
+      out[i] = rt_jump_trap[i];
 }
 
 static inline void jt_target_visit(const xsdt_sdt_site_info *si, void *user) {
@@ -164,21 +164,21 @@ static inline uintptr_t jt_target_of(uintptr_t site) {
 
 /* Whether the jump site at `site` holds its disabled NOP, or the trap. */
 static inline int jt_is_nop(uintptr_t site) {
-  unsigned char want[RT_SITE_SIZE];
+  unsigned char want[RT_JUMP_SITE_SIZE];
   jt_nop_bytes(site, jt_target_of(site), want);
-  return rt_bytes_are(site, want);
+  return rt_jump_bytes_are(site, want);
 }
 static inline int jt_is_trap(uintptr_t site) {
-  unsigned char want[RT_SITE_SIZE];
+  unsigned char want[RT_JUMP_SITE_SIZE];
   jt_trap_bytes(site, jt_target_of(site), want);
-  return rt_bytes_are(site, want);
+  return rt_jump_bytes_are(site, want);
 }
 
 /* Puts the disabled NOP back at `site`, as a foreign patcher would. */
 static inline void jt_poke_nop(uintptr_t site) {
-  unsigned char nop[RT_SITE_SIZE];
+  unsigned char nop[RT_JUMP_SITE_SIZE];
   jt_nop_bytes(site, jt_target_of(site), nop);
-  rt_poke(site, nop);
+  rt_jump_poke(site, nop);
 }
 
 /* "0f 1f 44 00 00": the site's bytes from live memory. */
@@ -186,7 +186,7 @@ static inline const char *jt_hex(char *buf, size_t size, uintptr_t pc) {
   const unsigned char *p = (const unsigned char *)pc;
   size_t used = 0;
   buf[0] = 0;
-  for (size_t i = 0; i < RT_SITE_SIZE && used + 4 <= size; ++i)
+  for (size_t i = 0; i < RT_JUMP_SITE_SIZE && used + 4 <= size; ++i)
     used += (size_t)snprintf(buf + used, size - used, i ? " %02x" : "%02x",
                              p[i]);
   return buf;
@@ -222,7 +222,7 @@ static inline int jt_page_runs(const uintptr_t *sites, int n) {
   uintptr_t pages[2 * JT_MAX_SITES];
   int np = 0;
   for (int i = 0; i < n; ++i) {
-    uintptr_t first = sites[i] / page, last = (sites[i] + RT_SITE_SIZE - 1) / page;
+    uintptr_t first = sites[i] / page, last = (sites[i] + RT_JUMP_SITE_SIZE - 1) / page;
     for (uintptr_t p = first; p <= last; ++p) {
       int seen = 0;
       for (int j = 0; j < np; ++j)

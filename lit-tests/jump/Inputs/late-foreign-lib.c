@@ -38,7 +38,7 @@ __attribute__((constructor(101))) static void damage_second_site(void) {
   for (const char *r = __start_xsdt_sdt_sites; r < __stop_xsdt_sdt_sites;
        r += 12)
     if (self_relative(r + 8) == second) {
-      rt_poke(self_relative(r), rt_foreign);
+      rt_jump_poke(self_relative(r), rt_jump_foreign);
       ++late_damaged;
     }
 }

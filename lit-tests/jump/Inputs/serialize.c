@@ -95,8 +95,8 @@ static void fire(void) {
  * expect.site_nop. */
 static size_t trap_bytes(void) {
   size_t n = 0;
-  for (size_t i = 0; i < RT_SITE_SIZE; ++i)
-    if (rt_trap[i] != rt_nop[i])
+  for (size_t i = 0; i < RT_JUMP_SITE_SIZE; ++i)
+    if (rt_jump_trap[i] != rt_jump_nop[i])
       n = i + 1;
   return n;
 }
@@ -104,10 +104,10 @@ static size_t trap_bytes(void) {
 /* Whether the site's NOP -> jump change (its bytes now, while enabled in
  * jump mode) reaches past the trap's bytes. */
 static int needs_protocol(const struct jt_site *s) {
-  unsigned char nop[RT_SITE_SIZE];
+  unsigned char nop[RT_JUMP_SITE_SIZE];
   const unsigned char *now = (const unsigned char *)s->site;
   jt_nop_bytes(s->site, s->target, nop);
-  size_t hi = RT_SITE_SIZE;
+  size_t hi = RT_JUMP_SITE_SIZE;
   while (hi > 0 && now[hi - 1] == nop[hi - 1])
     --hi;
   return hi > trap_bytes();

@@ -20,18 +20,25 @@
 #define RT_UNUSED __attribute__((unused))
 
 #if !defined(EXPECT_SITE_NOP) || !defined(EXPECT_SITE_TRAP) ||               \
-    !defined(EXPECT_SITE_FOREIGN)
+    !defined(EXPECT_SITE_FOREIGN) || !defined(EXPECT_JUMP_SITE) ||             \
+    !defined(EXPECT_JUMP_TRAP) || !defined(EXPECT_JUMP_FOREIGN)
 #error "compile with %expect-cflags: the arch's expected bytes (arch.json)"
 #endif
-/* The site: the patch-width NOP. */
+/* A USDT site: the patch-width NOP its note points at. */
 RT_UNUSED static const unsigned char rt_nop[] = {EXPECT_SITE_NOP};
-/* What trap mode writes over it (on x86 int3 over byte 0: bytes 1..4 of the
- * NOP stay). */
+/* What trap mode writes over it (on x86 int3 over byte 0: the rest of the
+ * NOP stays). */
 RT_UNUSED static const unsigned char rt_trap[] = {EXPECT_SITE_TRAP};
 /* Bytes of the site's width that are harmless to execute but no site
  * encoding the runtime accepts. */
 RT_UNUSED static const unsigned char rt_foreign[] = {EXPECT_SITE_FOREIGN};
 #define RT_SITE_SIZE sizeof rt_nop
+/* The same three of an SDT(9) jump site, which on most arches is the USDT
+ * site (x86-64: the 10-byte NOP behind the USDT site's 1-byte nop). */
+RT_UNUSED static const unsigned char rt_jump_nop[] = {EXPECT_JUMP_SITE};
+RT_UNUSED static const unsigned char rt_jump_trap[] = {EXPECT_JUMP_TRAP};
+RT_UNUSED static const unsigned char rt_jump_foreign[] = {EXPECT_JUMP_FOREIGN};
+#define RT_JUMP_SITE_SIZE sizeof rt_jump_nop
 
 static int rt_failures;
 
@@ -92,8 +99,17 @@ static inline struct rt_find rt_find_probe(const char *provider,
   return f;
 }
 
+static inline int rt_bytes_are_n(uintptr_t pc, const unsigned char *want,
+                                 size_t size) {
+  return memcmp((const void *)pc, want, size) == 0;
+}
+/* Whether the USDT site at pc holds want (RT_SITE_SIZE bytes); the jump
+ * site at pc (RT_JUMP_SITE_SIZE bytes). */
 static inline int rt_bytes_are(uintptr_t pc, const unsigned char *want) {
-  return memcmp((const void *)pc, want, RT_SITE_SIZE) == 0;
+  return rt_bytes_are_n(pc, want, RT_SITE_SIZE);
+}
+static inline int rt_jump_bytes_are(uintptr_t pc, const unsigned char *want) {
+  return rt_bytes_are_n(pc, want, RT_JUMP_SITE_SIZE);
 }
 
 static inline void rt_print_bytes(const char *what, uintptr_t pc) {
@@ -104,18 +120,26 @@ static inline void rt_print_bytes(const char *what, uintptr_t pc) {
   printf("\n");
 }
 
-/* Overwrites a site with the test's own bytes through the executable
+/* Overwrites size bytes at pc with the test's own through the executable
  * mapping, as a foreign patcher would. */
-static inline void rt_poke(uintptr_t pc, const unsigned char *bytes) {
+static inline void rt_poke_n(uintptr_t pc, const unsigned char *bytes,
+                             size_t size) {
   long page = sysconf(_SC_PAGESIZE);
   uintptr_t start = pc & ~(uintptr_t)(page - 1);
-  uintptr_t end = (pc + RT_SITE_SIZE + page - 1) & ~(uintptr_t)(page - 1);
+  uintptr_t end = (pc + size + page - 1) & ~(uintptr_t)(page - 1);
   if (mprotect((void *)start, end - start, PROT_READ | PROT_WRITE | PROT_EXEC))
     perror("mprotect");
-  memcpy((void *)pc, bytes, RT_SITE_SIZE);
+  memcpy((void *)pc, bytes, size);
   if (mprotect((void *)start, end - start, PROT_READ | PROT_EXEC))
     perror("mprotect");
-  __builtin___clear_cache((char *)pc, (char *)pc + RT_SITE_SIZE);
+  __builtin___clear_cache((char *)pc, (char *)pc + size);
+}
+/* The same over a USDT site, and over a jump site. */
+static inline void rt_poke(uintptr_t pc, const unsigned char *bytes) {
+  rt_poke_n(pc, bytes, RT_SITE_SIZE);
+}
+static inline void rt_jump_poke(uintptr_t pc, const unsigned char *bytes) {
+  rt_poke_n(pc, bytes, RT_JUMP_SITE_SIZE);
 }
 
 #endif

@@ -20,7 +20,7 @@ namespace {
 
 // The most bytes the runtime patches at one site (kMaxSiteBytes in
 // sdt/runtime/src/patch.h, which is private to libxsdt).
-constexpr std::size_t kMaxSiteBytes = 8;
+constexpr std::size_t kMaxSiteBytes = 16;
 
 class Descriptor : public ::testing::TestWithParam<Arch> {
 protected:
@@ -136,6 +136,10 @@ TEST_P(Descriptor, SiteEncodings) {
       EXPECT_NE(e.jump->encode, nullptr) << field << ".jump->encode is null";
       EXPECT_NE(e.jump->decode, nullptr) << field << ".jump->decode is null";
     }
+    // xsdt's USDT site, when it is not the jump site's NOP: a trap fits
+    // (the loop's checks above); it may be wider.
+    if (&e == d().usdt_site)
+      continue;
     // The others are what other implementations leave: no wider than
     // xsdt's patch NOP, and not it.
     EXPECT_LE(e.nop.size(), patch.size())
@@ -145,6 +149,22 @@ TEST_P(Descriptor, SiteEncodings) {
         std::equal(e.nop.begin(), e.nop.end(), patch.begin(), patch.end()))
         << field << ".nop repeats site_encodings[0].nop";
   }
+}
+
+// usdt_site, when set, is one of site_encodings, not the first (which
+// would need no pointer), and takes no jump of its own.
+TEST_P(Descriptor, UsdtSite) {
+  const SiteEncoding *usdt = d().usdt_site;
+  if (!usdt)
+    return;
+  const auto &all = d().site_encodings;
+  EXPECT_TRUE(usdt > &all[0] && usdt < all.data() + all.size())
+      << where("usdt_site") << " is not one of site_encodings[1..]";
+  EXPECT_EQ(usdt->jump, nullptr)
+      << where("usdt_site") << " takes jumps: jump sites use site_encodings[0]";
+  EXPECT_EQ(usdt->hazard, nullptr)
+      << where("usdt_site") << " is xsdt's USDT site but names a hazard";
+  EXPECT_EQ(d().usdt_site_encoding().nop.size(), usdt->nop.size());
 }
 
 TEST_P(Descriptor, SiteAlignment) {

@@ -259,9 +259,15 @@ sdt_arg(T v) {
 #endif
 
 /* The NOP of a jump site: the arch's site NOP, unless the arch's names the
- * out-of-line block (%l0), as s390x's `brcl 0,target` does. */
+ * out-of-line block (%l0), as s390x's `brcl 0,target` does, or differs
+ * (x86-64's 10-byte NOP). An arch may put code before the site's label
+ * that is not part of the site (x86-64: the 1-byte nop a uprobe on the
+ * function or the line lands on). */
 #ifndef XSDT_ARCH_JUMP_SITE_NOP
 #define XSDT_ARCH_JUMP_SITE_NOP XSDT_ARCH_SITE_NOP
+#endif
+#ifndef XSDT_ARCH_JUMP_SITE_HEAD
+#define XSDT_ARCH_JUMP_SITE_HEAD ""
 #endif
 
 /* The call of an enabled site. A plain call of xsdt_sdt_fire<n> makes the
@@ -288,6 +294,7 @@ sdt_arg(T v) {
  * so --gc-sections and COMDAT folding drop it together with the code. */
 #define XSDT_SDT_SITE_ASM_(sym)                                                \
   XSDT_ARCH_SITE_ALIGN "\n" XSDT_ARCH_SITE_ENTER "\n"                          \
+  XSDT_ARCH_JUMP_SITE_HEAD "\n"                                                \
   ".Lxsdt_sdt_site%=: " XSDT_ARCH_JUMP_SITE_NOP "\n"                          \
   XSDT_ARCH_SITE_LEAVE "\n"                                                    \
   ".pushsection xsdt_sdt_sites,\"ao?\",%%progbits,.Lxsdt_sdt_site%=\n"         \

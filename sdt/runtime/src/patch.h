@@ -29,11 +29,12 @@ std::mutex &api_lock();
 
 // ---- The code patcher ----------------------------------------------------
 
-inline constexpr std::size_t kMaxSiteBytes = 8;
+// x86-64's USDT site, `nop; nop10`, is the widest: 11 bytes.
+inline constexpr std::size_t kMaxSiteBytes = 16;
 
 // One site to rewrite from `from` to `to` (both `size` bytes: the whole
 // site, so that every byte is verified, not only those that change).
-// Kept small (40 bytes on LP64): an enable of 100000 sites holds one each.
+// Kept small (56 bytes on LP64): an enable of 100000 sites holds one each.
 struct CodeWrite {
   std::uintptr_t addr = 0;
   // The site's instruction set: its trap and whether a change beyond the

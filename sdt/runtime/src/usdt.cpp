@@ -350,7 +350,9 @@ bool set_traps(Owner &owner, xsdt_error *err) {
   std::vector<SiteRecord *> &fresh = *owner.v;
   // Check every site before touching any, so that a foreign site leaves
   // nothing patched.
-  const std::size_t longest = isa::site_encodings()[0].nop.size();
+  std::size_t longest = 0;
+  for (const SiteEncoding &encoding : isa::site_encodings())
+    longest = std::max(longest, encoding.nop.size());
   for (SiteRecord *r : fresh) {
     r->encoding = match_encoding(r->site);
     if (!r->encoding) {

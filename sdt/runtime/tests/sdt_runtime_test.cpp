@@ -100,12 +100,12 @@ __attribute__((noinline)) void fire_untyped() {
 // A hand-made site record whose site does not hold the NOP but bytes
 // 0xff, which are no arch's NOP and no jump: registration must reject it,
 // enable must never write it. The site is as wide as the arch's
-// (XSDT_TEST_SITE_SIZE, from its arch.json) and lies in .text, where the
+// (XSDT_TEST_JUMP_SITE_SIZE, from its arch.json) and lies in .text, where the
 // checks want it, but nothing ever executes it or its target.
 #define XSDT_TEST_STR_(x) #x
 #define XSDT_TEST_STR(x) XSDT_TEST_STR_(x)
 #define XSDT_TEST_BAD_BYTES                                                    \
-  ".fill " XSDT_TEST_STR(XSDT_TEST_SITE_SIZE) ", 1, 0xff"
+  ".fill " XSDT_TEST_STR(XSDT_TEST_JUMP_SITE_SIZE) ", 1, 0xff"
 __asm__(".pushsection .text\n"
         ".balign 16\n"
         "xsdt_test_bad_site: " XSDT_TEST_BAD_BYTES "\n"
@@ -219,12 +219,12 @@ std::string hex_text(const unsigned char *p, std::size_t n) {
   const std::size_t n = isa::jump_site_size();
   const auto *bytes = reinterpret_cast<const unsigned char *>(site);
   if (std::memcmp(bytes, isa::site_encodings()[0].nop.data(), n) == 0 &&
-      hex_text(bytes, n) == XSDT_TEST_SITE_NOP)
+      hex_text(bytes, n) == XSDT_TEST_JUMP_SITE_NOP)
     return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
          << "site holds " << hex(bytes, n) << "not the NOP "
          << hex(isa::site_encodings()[0].nop.data(), n)
-         << "(arch.json: " XSDT_TEST_SITE_NOP << ")";
+         << "(arch.json: " XSDT_TEST_JUMP_SITE_NOP << ")";
 }
 
 // The site holds a jump to target.
@@ -251,11 +251,11 @@ std::string hex_text(const unsigned char *p, std::size_t n) {
   std::memcpy(want, encoding.trap.data(), encoding.trap.size());
   const auto *bytes = reinterpret_cast<const unsigned char *>(site);
   if (std::memcmp(bytes, want, n) == 0 &&
-      hex_text(bytes, n) == XSDT_TEST_SITE_TRAP)
+      hex_text(bytes, n) == XSDT_TEST_JUMP_SITE_TRAP)
     return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
          << "site holds " << hex(bytes, n) << "not the trap " << hex(want, n)
-         << "(arch.json: " XSDT_TEST_SITE_TRAP << ")";
+         << "(arch.json: " XSDT_TEST_JUMP_SITE_TRAP << ")";
 }
 
 xsdt_patch_stats stats() {
@@ -325,13 +325,13 @@ TEST(SdtRuntime, InvalidRecordIsReportedAndNeverWritten) {
   ASSERT_EQ(n, 1) << err.message;
   ASSERT_EQ(messages.size(), 1u);
   const std::size_t size = isa::jump_site_size();
-  ASSERT_EQ(size, std::size_t{XSDT_TEST_SITE_SIZE});
+  ASSERT_EQ(size, std::size_t{XSDT_TEST_JUMP_SITE_SIZE});
   std::string bad_text = "ff";
   for (std::size_t i = 1; i < size; ++i)
     bad_text += " ff";
   EXPECT_NE(messages[0].find(bad_text), std::string::npos) << messages[0];
   EXPECT_NE(
-      messages[0].find(std::string(", not the NOP ") + XSDT_TEST_SITE_NOP),
+      messages[0].find(std::string(", not the NOP ") + XSDT_TEST_JUMP_SITE_NOP),
       std::string::npos)
       << messages[0];
   EXPECT_TRUE(sites_of("srt", "badsite").empty());

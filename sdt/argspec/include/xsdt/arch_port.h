@@ -59,6 +59,10 @@ struct SiteEncoding {
   // take this jump; null on the first encoding (the descriptor's jump) and
   // on other implementations' NOPs (no jump fits them).
   const JumpEncoding *jump = nullptr;
+  // Why a probe note at this NOP endangers the program once a kernel
+  // tracer attaches (x86-64's bare 5-byte NOP: Linux 6.18 turns the uprobe
+  // into a call that writes into the red zone); null when it does not.
+  const char *hazard = nullptr;
 };
 
 struct ArchDescriptor {
@@ -85,10 +89,11 @@ struct ArchDescriptor {
   bool narrow_registers_narrow_address;
 
   // ---- Sites. site_encodings[0] is xsdt's own: the one patch-width NOP
-  // that every USDT and SDT site holds, which jump mode replaces whole. The
-  // others are what other implementations leave at their sites (sys/sdt.h's
-  // 1-byte x86 nop, riscv's 2-byte c.nop): too small for a jump, but a trap
-  // fits, so trap mode accepts them and the inspector names them.
+  // that every SDT site holds, which jump mode replaces whole, and every
+  // USDT site too unless usdt_site names another. The others are what
+  // other implementations leave at their sites (sys/sdt.h's 1-byte x86 nop,
+  // riscv's 2-byte c.nop): too small for a jump, but a trap fits, so trap
+  // mode accepts them and the inspector names them.
   std::span<const SiteEncoding> site_encodings;
   std::size_t site_align;     // alignment every site must have
   std::size_t trap_pc_offset; // the pc a trap reports, minus its site
@@ -151,10 +156,20 @@ struct ArchDescriptor {
   // as their parsers define it (xsdt/consumer_grammar.h); read by
   // xsdt-inspect. Null: not described.
   const ConsumerGrammar *consumer_grammar = nullptr;
+  // The NOP xsdt's USDT notes point at, when it is not site_encodings[0]:
+  // one of site_encodings, which trap mode patches (x86-64's `nop; nop10`,
+  // on which no kernel's uprobe writes into the red zone; docs/design.md).
+  // Null: site_encodings[0].
+  const SiteEncoding *usdt_site = nullptr;
 
   // The NOP the jump site at `site`, whose jump goes to `target`, holds while
   // disabled (site_encodings[0].nop.size() bytes): encode_jump_nop's, or
   // the one NOP. False when the target is out of reach.
+  // The NOP of xsdt's USDT sites.
+  const SiteEncoding &usdt_site_encoding() const {
+    return usdt_site ? *usdt_site : site_encodings[0];
+  }
+
   // Where the function whose symbol has `value` starts.
   std::uint64_t function_start(std::uint64_t value) const {
     return value & ~function_symbol_flag_bits;

@@ -33,13 +33,22 @@ int main(int argc, char **argv) {
 
 #define GOOD_PROBE "xsdt_sdt_probe_forge___good"
 
+/* The NOP of a jump site, written out: the arch's jump-site NOP, or where
+ * that one names its target through the asm goto's label (s390x's `brcl
+ * 0,%l0`), the site NOP. */
+#ifdef XSDT_ARCH_JUMP_SITE_NAMES_TARGET
+#define FORGED_SITE_NOP XSDT_ARCH_SITE_NOP
+#else
+#define FORGED_SITE_NOP XSDT_ARCH_JUMP_SITE_NOP
+#endif
+
 /* Code the forged sites point at; never executed. */
 __asm__(".pushsection .text.forged,\"ax\",%progbits\n"
         ".balign 16\n"
-        "forged_code:\n" XSDT_ARCH_SITE_ENTER "\n"
-        "forged_nop: " XSDT_ARCH_SITE_NOP "\n" XSDT_ARCH_SITE_LEAVE "\n"
+        "forged_code:\n" XSDT_ARCH_SITE_ENTER "\n" XSDT_ARCH_JUMP_SITE_HEAD "\n"
+        "forged_nop: " FORGED_SITE_NOP "\n" XSDT_ARCH_SITE_LEAVE "\n"
         ".balign 4\n"
-        "forged_not_nop: .byte 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc\n"
+        "forged_not_nop: .fill 16, 1, 0xcc\n"
         ".balign 4\n"
         "forged_target: .4byte 0\n"
 #ifdef FORGE_FAR

@@ -18,6 +18,7 @@
  * write the condition mask alone (one byte, 0 <-> 15), which other CPUs
  * see whole. */
 #define XSDT_ARCH_JUMP_SITE_NOP "brcl 0,%l0"
+#define XSDT_ARCH_JUMP_SITE_NAMES_TARGET 1
 
 #define XSDT_ARCH_ADDR ".8byte"
 

@@ -2,13 +2,30 @@
 #ifndef XSDT_ARCH_USDT_H
 #define XSDT_ARCH_USDT_H
 
-/* One 5-byte instruction (nopl 0(%rax,%rax,1)) so that the site can later be
- * rewritten as a single `e9 rel32` jump or an int3 without splitting
- * instructions. Spelled as bytes so every assembler emits the same encoding. */
+/* A USDT site is a 1-byte `nop`, where the note points, then the 10-byte
+ * `nopw %cs:0(%rax,%rax,1)`. Linux 6.18 rewrites a uprobe that sits on a
+ * 5-byte NOP (0f 1f 44 00 00) into a CALL to its trampoline after the
+ * first hit, and the CALL pushes its return address at [rsp-8]: inside the
+ * red zone, where a leaf function keeps data without moving %rsp. A uprobe
+ * on the 1-byte nop is always an int3, on every kernel; kernels that
+ * optimize the 10-byte NOP behind it (a tracer moves its uprobe there)
+ * step below the red zone first. A thread stopped between the two
+ * instructions resumes at the 10-byte one, which is one instruction.
+ * Spelled as bytes so every assembler emits the same encoding
+ * (docs/design.md, "Site"). */
 #define XSDT_ARCH_SITE_ALIGN ""
-#define XSDT_ARCH_SITE_NOP ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00"
+#define XSDT_ARCH_SITE_NOP                                                     \
+  ".byte 0x90, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00"
 #define XSDT_ARCH_SITE_ENTER ""
 #define XSDT_ARCH_SITE_LEAVE ""
+/* An SDT(9) jump site is the same pair; its record points at the 10-byte
+ * NOP, whose first 5 bytes jump mode turns into `e9 rel32`. A uprobe put on
+ * the function or the source line lands on the 1-byte nop (an int3); one
+ * put on the 10-byte NOP is refused by 6.18 (its segment prefix) and
+ * optimized below the red zone by the kernels that take it. */
+#define XSDT_ARCH_JUMP_SITE_HEAD "nop"
+#define XSDT_ARCH_JUMP_SITE_NOP                                                \
+  ".byte 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00"
 
 #define XSDT_ARCH_ADDR ".8byte"
 
