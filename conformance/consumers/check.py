@@ -3,6 +3,7 @@
 checks what it reads against the source's own values.
 
   check.py CONSUMER [--emulator CMD] -- PROGRAM [ARGS...]
+  check.py LIVE-CONSUMER --arch ARCH [--emulator CMD] [--launcher L] -- PROGRAM...
 
 CONSUMER is one of the registry (consumers.py). The program runs under the
 consumer with ORACLE_LOG set: the value oracle enables nothing and logs what
@@ -24,8 +25,13 @@ or, for a static consumer,
   CONSUMER: N probes listed, S sites, P arguments specified, A read as the
   spec says (U of them without a location to compare), L at CONSUMER's
   known limits, F findings
+A live consumer (live-bpftrace, live-perf, live-bcc: LIVE in its module)
+traces each PROGRAM once through the kernel while it runs natively, and
+checks its exit status and every value against its oracle log (live.py).
+
 Exit status: 0 no finding; 1 findings (the consumer read something else, or
-less); 2 MISSING (the consumer is not installed) or a usage error.
+less); 2 MISSING (the consumer is not installed, or cannot attach here) or
+a usage error.
 """
 import argparse
 import collections
@@ -35,6 +41,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import consumers  # noqa: E402
+import live  # noqa: E402
 import spec_check  # noqa: E402
 import static  # noqa: E402
 import truth  # noqa: E402
@@ -47,12 +54,20 @@ def main(argv=None):
     parser.add_argument("--emulator", default="",
                         help="the cell's emulator command (qemu-ARCH -L SYSROOT), empty natively")
     parser.add_argument("--timeout", type=float, default=600)
+    parser.add_argument("--arch", default="",
+                        help="the cell's arch (a live consumer runs it natively if it can)")
+    parser.add_argument("--launcher", default="",
+                        help="a live consumer: the command before each program (shared link)")
     argv = sys.argv[1:] if argv is None else argv
     if "--" not in argv or argv.index("--") == len(argv) - 1:
         parser.error("no program: CONSUMER [options] -- PROGRAM [ARGS...]")
     program = argv[argv.index("--") + 1:]
     args = parser.parse_args(argv[:argv.index("--")])
     consumer = consumers.get(args.consumer)
+    if getattr(consumer, "LIVE", False):
+        # Every word after -- is one program, traced in one session.
+        return live.check(consumer, program, args.emulator, args.arch, args.timeout,
+                          [args.launcher] if args.launcher else [])
     missing = consumers.missing(consumer, bool(args.emulator))
     if missing:
         print(f"{consumer.NAME}: MISSING: {missing}")

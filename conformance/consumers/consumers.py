@@ -4,7 +4,8 @@ Each has NAME, PACKAGE (the Debian package that installs it), LIMIT_MARKERS
 executable(emulated) (None when not installed) and supports(arch) (None, or
 why the consumer cannot read the arch's specs). A consumer that runs the
 program (gdb) has read(argv, emulator, oracle_log, timeout); one that reads
-the files (STATIC) has sites(paths, timeout) and render(spec)."""
+the files (STATIC) has sites(paths, timeout) and render(spec); one that
+traces the programs through the kernel (LIVE) has run(), live.py says how."""
 import importlib
 import json
 import os
@@ -13,7 +14,8 @@ import platform
 ARCHES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "arches")
 
-MODULES = ["gdb", "readelf", "bcc", "perf", "bpftrace", "stap"]
+MODULES = ["gdb", "readelf", "bcc", "perf", "bpftrace", "stap",
+           "live_bpftrace", "live_perf", "live_bcc"]
 
 
 def names():

@@ -21,6 +21,8 @@ def negated_overflow(value, number):
     `-8@-9223372036854775808`) as the negation of a literal it clamps to
     INT64_MAX, and reads -9223372036854775807. The same bits are a double
     -0.0 passed as its IEEE bits."""
+    if not isinstance(number, int):
+        return None
     if value.size == 8 and value.bits & ((1 << 64) - 1) == 1 << 63 and \
             number & ((1 << 64) - 1) == (1 << 63) + 1:
         return "gdb reads the immediate -9223372036854775808 as -INT64_MAX"

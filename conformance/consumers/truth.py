@@ -53,8 +53,9 @@ def compare(expected, observed, limits=()):
     {(provider, name): [[int or error text, ...] per hit]}, differ from the
     oracle's truth (strings), the number of arguments that agree, and the
     differences that one of the consumer's known limits explains (strings;
-    each limit is a function (Value, int) -> why or None). Hits of one probe
-    are matched as multisets (threads may hit in any order)."""
+    each limit is a function (Value, reading) -> why or None, the reading an
+    int, or a string saying why the tracer did not read the argument). Hits
+    of one probe are matched as multisets (threads may hit in any order)."""
     findings, agreed, at_limits = [], 0, []
     for key in sorted(set(expected) | set(observed)):
         probe = f"{key[0]}:{key[1]}"
@@ -70,9 +71,13 @@ def compare(expected, observed, limits=()):
                 remaining.remove(match)
                 agreed += len(values)
                 continue
-            # Report against the closest hit: the first with this many args.
-            hit = next((h for h in remaining if len(h) == len(values)),
-                       remaining[0] if remaining else [])
+            # Report against the closest hit: the first whose arguments the
+            # tracer read all agree (the others it did not read), else the
+            # first with this many arguments.
+            hit = next((h for h in remaining if len(h) == len(values) and all(
+                not isinstance(n, int) or v.matches(n) for v, n in zip(values, h))),
+                next((h for h in remaining if len(h) == len(values)),
+                     remaining[0] if remaining else []))
             if hit in remaining:
                 remaining.remove(hit)
             if len(hit) != len(values):
@@ -80,7 +85,14 @@ def compare(expected, observed, limits=()):
                 continue
             for i, (v, n) in enumerate(zip(values, hit)):
                 if not isinstance(n, int):
-                    findings.append(f"{probe} arg{i}: not read ({n}); the source passed {v}")
+                    # A known limit may explain an argument the tracer did
+                    # not read (bpftrace's arg6, perf's immediates).
+                    why = next((w for w in (limit(v, n) for limit in limits) if w), None)
+                    text = f"{probe} arg{i}: not read ({n}); the source passed {v}"
+                    if why:
+                        at_limits.append(f"{text}: {why}")
+                    else:
+                        findings.append(text)
                 elif not v.matches(n):
                     why = next((w for w in (limit(v, n) for limit in limits) if w), None)
                     text = f"{probe} arg{i}: read {n:#x}; the source passed {v}"

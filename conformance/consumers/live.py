@@ -1,0 +1,259 @@
+"""What the live consumers have in common: tracers that attach to the
+probes through the host's kernel (uprobes) while the programs run natively,
+as users trace (bpftrace, perf, bcc's trace; live_*.py).
+
+A live check runs each program of a cell once under one tracer, with the
+value oracle's ORACLE_LOG (the program enables nothing itself and logs what
+its source passed at each probe), and checks two things:
+  * the program's own result: its exit status is 0 while traced (the
+    red-zone program's leaves compare their results with twins: a tracer
+    that corrupts a leaf makes it exit 1);
+  * every value the tracer printed equals what the source passed, argument
+    by argument (truth.py), hit by hit.
+The tracer's own limits (an argument it cannot address, an immediate it
+skips) are known limits of its module, counted apart, never passed.
+
+A tracer module has NAME, PACKAGE, LIVE = True, KNOWN_LIMITS (functions of
+(Value, reading) -> why or None, reading being what run() put for an
+argument it did not read), executable(emulated), supports(arch) and
+run(runs, targets, work_dir, timeout) -> Traced, raising Missing when it
+cannot attach here (no root, no tracefs, no kernel headers): a MISSING
+column, loudly, never a pass.
+"""
+import json
+import os
+import platform
+import shutil
+import subprocess
+
+import consumers
+import notes
+
+ARCHES = consumers.ARCHES
+
+
+class Missing(Exception):
+    """The tracer cannot attach on this machine; the message says why."""
+
+
+class Target:
+    """One probe of one binary that a tracer attaches to: every site of
+    (provider, name) in binary; argc is the most arguments a site has."""
+
+    def __init__(self, index, binary, provider, name, argc):
+        self.index, self.binary = index, binary
+        self.provider, self.name, self.argc = provider, name, argc
+
+    @property
+    def key(self):
+        return (self.provider, self.name)
+
+
+class Run:
+    """One program run: its command (native), its environment and, once
+    run, its process id, exit status and output."""
+
+    def __init__(self, label, command, env):
+        self.label, self.command, self.env = label, command, env
+        self.pid, self.status, self.output = None, None, ""
+        self.binaries = []  # the ELF files whose probes it may hit
+
+    def start(self):
+        """Starts the program; the caller waits on the returned process."""
+        proc = subprocess.Popen(self.command, env=self.env, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        self.pid = proc.pid
+        return proc
+
+    def finish(self, proc, timeout):
+        try:
+            self.output, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            self.output, _ = proc.communicate()
+            self.output += f"\n(killed after {timeout:.0f}s)"
+        self.status = proc.returncode
+
+
+class Traced:
+    """What a tracer saw: hits as (run index, target index, readings), a
+    reading an int or a string saying why the tracer did not read it; and
+    its own output, for diagnosis."""
+
+    def __init__(self):
+        self.hits = []
+        self.output = ""
+
+
+def targets(binaries):
+    """The probes of the binaries (their stapsdt notes, as readelf reads
+    them), one Target per (binary, provider, name)."""
+    found, seen = [], {}
+    for binary in binaries:
+        for note in notes.read(binary):
+            key = (binary, note.provider, note.name)
+            if key in seen:
+                seen[key].argc = max(seen[key].argc, len(note.args))
+                continue
+            seen[key] = Target(len(found), binary, note.provider, note.name, len(note.args))
+            found.append(seen[key])
+    return found
+
+
+def _arch_facts(arch):
+    try:
+        with open(os.path.join(ARCHES, arch, "arch.json")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+def runs_natively(arch):
+    """None when this machine's kernel runs the arch's programs natively
+    (the host's own arch, or one whose arch.json "runs_on" names the host's:
+    i386 on an x86-64 kernel); else why not. qemu-user has no uprobes: a
+    tracer through the kernel sees no probe of an emulated program."""
+    host = consumers.host_arch()
+    if arch == host or (host and host in _arch_facts(arch).get("runs_on", [])):
+        return None
+    return (f"the kernel here ({platform.machine()}) does not run {arch} programs "
+            "natively, and qemu-user has no uprobes")
+
+
+def _interpreter(path):
+    """The PT_INTERP of an ELF file, or None (a static program)."""
+    out = subprocess.run(["readelf", "-lW", path], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        if "Requesting program interpreter:" in line:
+            return line.split(":", 1)[1].strip().rstrip("]").strip()
+    return None
+
+
+def native_command(argv, emulator):
+    """The command that runs argv natively: as it is without an emulator;
+    with one (`qemu-i386 -L /usr/i686-linux-gnu`), through the sysroot's
+    dynamic loader with the sysroot's libraries (the kernel runs the program
+    itself, the loader maps it, so uprobes on its file fire), or directly
+    when it is static."""
+    if not emulator:
+        return list(argv)
+    words = emulator.split()
+    sysroot = words[words.index("-L") + 1] if "-L" in words[:-1] else "/"
+    interp = _interpreter(argv[0])
+    if interp is None:
+        return list(argv)
+    loader = os.path.join(sysroot, interp.lstrip("/"))
+    libraries = ":".join(os.path.join(sysroot, d) for d in ("lib", "usr/lib"))
+    # The program's own folder too: a shared-link cell's library sits there.
+    folders = ":".join(dict.fromkeys(os.path.dirname(os.path.abspath(a))
+                                     for a in argv if os.path.isfile(a)))
+    return [loader, "--library-path", f"{libraries}:{folders}"] + list(argv)
+
+
+def wait_quiet(lines, quiet=0.5, limit=20.0):
+    """Waits until a tracer's output (lines, which its reader thread
+    appends to) has not grown for `quiet` seconds, at most `limit`: the
+    hits of a program that just exited may still be in the tracer's
+    buffers, and an interrupt while it prints them loses them."""
+    import time
+    start = time.monotonic()
+    seen, since = len(lines), time.monotonic()
+    while time.monotonic() - start < limit:
+        time.sleep(0.1)
+        if len(lines) != seen:
+            seen, since = len(lines), time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            return
+
+
+def root_problem():
+    """None as root; else why a tracer cannot attach uprobes."""
+    if os.geteuid() != 0:
+        return "not root: attaching uprobes needs root (or CAP_PERFMON and CAP_BPF)"
+    return None
+
+
+def which(name):
+    return shutil.which(name)
+
+
+def check(consumer, programs, emulator, arch, timeout, prefix=()):
+    """Runs each program (a path; `prefix` before it: a shared-link cell's
+    launcher) once under the tracer and compares what it read with each
+    program's oracle log. Prints one line per finding, one summary line
+    per program and a total; returns 0 (no finding), 1 (findings) or 2
+    (MISSING: the tracer cannot attach here)."""
+    import tempfile
+
+    import static
+    import truth
+
+    name = consumer.NAME
+    why = consumers.missing(consumer, bool(emulator)) or runs_natively(arch) or \
+        root_problem()
+    if why:
+        print(f"{name}: MISSING: {why}")
+        return 2
+    with tempfile.TemporaryDirectory(prefix="xsdt-live-") as work:
+        runs, binaries = [], []
+        for i, program in enumerate(programs):
+            argv = list(prefix) + [program]
+            log = os.path.join(work, f"oracle-{i}.log")
+            env = dict(os.environ, ORACLE_LOG=log)
+            runs.append(Run(os.path.basename(program), native_command(argv, emulator), env))
+            runs[-1].binaries = static.binaries([program])
+            binaries += runs[-1].binaries
+        probes = targets(list(dict.fromkeys(binaries)))
+        try:
+            traced = consumer.run(runs, probes, work, timeout)
+        except Missing as error:
+            print(f"{name}: MISSING: {error}")
+            return 2
+        total = {"findings": 0, "hits": 0, "passed": 0, "agreed": 0, "limits": 0}
+        for i, run in enumerate(runs):
+            log = run.env["ORACLE_LOG"]
+            findings = []
+            try:
+                expected, providers = truth.read_log(log) if os.path.exists(log) \
+                    else ({}, set())
+            except ValueError as error:
+                expected, providers = {}, set()
+                findings.append(f"the oracle's log is unreadable: {error}")
+            observed = {}
+            for run_index, target_index, readings in traced.hits:
+                target = probes[target_index]
+                if run_index == i and target.provider in providers:
+                    observed.setdefault(target.key, []).append(readings)
+            more, agreed, at_limits = truth.compare(expected, observed, consumer.KNOWN_LIMITS)
+            findings += more
+            if run.status != 0:
+                findings.append(f"the program's exit while traced: {run.status}: "
+                                f"{run.output.strip()[-300:]}")
+            if not expected:
+                findings.append("the program logged no expectation (ORACLE_LOG)")
+            attached = {t.key for t in probes if t.provider in providers}
+            hits = sum(len(v) for v in observed.values())
+            passed = sum(len(values) for hits_of in expected.values() for values in hits_of)
+            for finding in findings:
+                print(f"{name}: {run.label}: {finding}")
+            for limit in at_limits:
+                print(f"{name}: {run.label}: known limit: {limit}")
+            print(f"{name}: {run.label}: {len(attached)} probes attached, {hits} hits, "
+                  f"{passed} arguments passed, {agreed} read equal to the source's, "
+                  f"{len(at_limits)} at {name}'s known limits, {len(findings)} findings")
+            total["findings"] += len(findings)
+            total["hits"] += hits
+            total["passed"] += passed
+            total["agreed"] += agreed
+            total["limits"] += len(at_limits)
+        summary = (f"{name}: {len(runs)} programs, {total['hits']} hits, {total['passed']} "
+                   f"arguments passed, {total['agreed']} read equal to the source's, "
+                   f"{total['limits']} at {name}'s known limits, {total['findings']} findings")
+        print(summary)
+        # On stderr too, which lit keeps: the matrix counts the known
+        # limits from it (ci/matrix.py).
+        import sys
+        print(summary, file=sys.stderr)
+        if total["findings"]:
+            print(traced.output[-3000:])
+        return 1 if total["findings"] else 0
