@@ -370,14 +370,20 @@ import consumers  # noqa: E402
 for consumer_name in consumers.names():
     consumer_module = consumers.get(consumer_name)
     emulated = bool(toolchain["emulator"])
-    if not consumers.missing(consumer_module, emulated) and \
+    # A live consumer (one that traces through this machine's kernel) runs
+    # wherever the kernel runs the cell's programs: when it is not
+    # installed, or cannot attach here (not root, no tracefs), its tests
+    # fail as MISSING instead of passing by not running.
+    live_consumer = getattr(consumer_module, "LIVE", False)
+    if (live_consumer or not consumers.missing(consumer_module, emulated)) and \
             not consumers.unsupported(consumer_module, toolchain["arch"]):
         config.available_features.add(f"consumer-{consumer_name}")
 consumer_launcher = launcher if link == "shared" else ""
 config.substitutions.insert(0, (
     r"%consumer (\S+)",
     f"{sys.executable} {repo}/conformance/consumers/check.py \\1 "
-    f"--emulator {shell_quote(toolchain['emulator'])} -- {consumer_launcher}".rstrip()))
+    f"--emulator {shell_quote(toolchain['emulator'])} --arch {toolchain['arch']} "
+    + (f"--launcher {consumer_launcher} " if consumer_launcher else "") + "--"))
 
 
 # The data model and the signedness of plain char, as the compiler itself

@@ -68,6 +68,8 @@ def main(argv=None):
         # Every word after -- is one program, traced in one session.
         return live.check(consumer, program, args.emulator, args.arch, args.timeout,
                           [args.launcher] if args.launcher else [])
+    if args.launcher:
+        program = [args.launcher] + program
     missing = consumers.missing(consumer, bool(args.emulator))
     if missing:
         print(f"{consumer.NAME}: MISSING: {missing}")

@@ -43,6 +43,10 @@ class Target:
     def __init__(self, index, binary, provider, name, argc):
         self.index, self.binary = index, binary
         self.provider, self.name, self.argc = provider, name, argc
+        self.site_args = []  # each site's argument specs, as the note says
+        # The arguments before the first spec the tracer's parser rejected
+        # (it then reads none after it either), and that spec.
+        self.readable, self.rejected = argc, None
 
     @property
     def key(self):
@@ -83,6 +87,9 @@ class Traced:
     def __init__(self):
         self.hits = []
         self.output = ""
+        # {target index: why}: probes the tracer could not attach whole,
+        # for a reason that is its own limit (not compared, counted apart).
+        self.unattached = {}
 
 
 def targets(binaries):
@@ -92,12 +99,44 @@ def targets(binaries):
     for binary in binaries:
         for note in notes.read(binary):
             key = (binary, note.provider, note.name)
-            if key in seen:
-                seen[key].argc = max(seen[key].argc, len(note.args))
-                continue
-            seen[key] = Target(len(found), binary, note.provider, note.name, len(note.args))
-            found.append(seen[key])
+            if key not in seen:
+                seen[key] = Target(len(found), binary, note.provider, note.name, 0)
+                found.append(seen[key])
+            target = seen[key]
+            target.argc = target.readable = max(target.argc, len(note.args))
+            target.site_args.append([a.text for a in note.args])
     return found
+
+
+def rejected_specs(text):
+    """The specs a tracer's USDT parser (libbcc's, under bpftrace and bcc)
+    refused, from its output: "Parse error:" and the spec on the next line."""
+    lines = text.splitlines()
+    return {lines[i + 1].strip() for i, line in enumerate(lines[:-1])
+            if line.strip() == "Parse error:"}
+
+
+def restrict(targets, rejected):
+    """Stops reading each probe's arguments at the first spec in rejected
+    (libbcc drops the rest of a probe's arguments after one it cannot
+    parse); whether anything changed."""
+    changed = False
+    for t in targets:
+        for args in t.site_args:
+            for i, spec in enumerate(args):
+                if spec in rejected and i < t.readable:
+                    t.readable, t.rejected = i, spec
+                    changed = True
+    return changed
+
+
+def unread(consumer_name, target, index, beyond):
+    """The reading of an argument a tracer did not print: rejected (a
+    finding: the spec is outside what the tracer parses), or `beyond`, the
+    tracer's own reach (its known limit)."""
+    if index >= target.readable:
+        return f"{consumer_name}-rejects-{target.rejected}-or-an-earlier-spec"
+    return beyond
 
 
 def _arch_facts(arch):
@@ -148,6 +187,15 @@ def native_command(argv, emulator):
     folders = ":".join(dict.fromkeys(os.path.dirname(os.path.abspath(a))
                                      for a in argv if os.path.isfile(a)))
     return [loader, "--library-path", f"{libraries}:{folders}"] + list(argv)
+
+
+def default_sigint():
+    """Before a tracer starts (Popen preexec_fn): SIGINT, which stops it,
+    back to its default. A test runner may ignore it, and an ignored signal
+    stays ignored across exec: Python then installs no KeyboardInterrupt
+    handler, and bcc's trace would run on until it is killed."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def wait_quiet(lines, quiet=0.5, limit=20.0):
@@ -224,14 +272,23 @@ def check(consumer, programs, emulator, arch, timeout, prefix=()):
                 target = probes[target_index]
                 if run_index == i and target.provider in providers:
                     observed.setdefault(target.key, []).append(readings)
-            more, agreed, at_limits = truth.compare(expected, observed, consumer.KNOWN_LIMITS)
+            at_limits = []
+            for target_index, reason in traced.unattached.items():
+                target = probes[target_index]
+                if target.binary in run.binaries and target.key in expected:
+                    at_limits.append(f"{target.provider}:{target.name}: not traced: {reason}")
+                    del expected[target.key]
+                    observed.pop(target.key, None)
+            more, agreed, limited = truth.compare(expected, observed, consumer.KNOWN_LIMITS)
+            at_limits += limited
             findings += more
             if run.status != 0:
                 findings.append(f"the program's exit while traced: {run.status}: "
                                 f"{run.output.strip()[-300:]}")
             if not expected:
                 findings.append("the program logged no expectation (ORACLE_LOG)")
-            attached = {t.key for t in probes if t.provider in providers}
+            attached = {t.key for t in probes
+                        if t.provider in providers and t.binary in run.binaries}
             hits = sum(len(v) for v in observed.values())
             passed = sum(len(values) for hits_of in expected.values() for values in hits_of)
             for finding in findings:
@@ -257,3 +314,51 @@ def check(consumer, programs, emulator, arch, timeout, prefix=()):
         if total["findings"]:
             print(traced.output[-3000:])
         return 1 if total["findings"] else 0
+
+
+def session(runs, targets, command, is_ready, what, timeout, env=None):
+    """Runs the programs under one tracer process that attaches to every
+    target at its start: command(targets) is its command line (it may write
+    files), is_ready(line) says from its output that it has attached. A
+    spec the tracer's USDT parser rejects fails the whole process: those
+    arguments are left out (restrict) and the tracer started again.
+    Returns ({pid: run index}, the tracer's output lines)."""
+    import signal
+    import threading
+
+    while True:
+        proc = subprocess.Popen(command(targets), env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True,
+                                preexec_fn=default_sigint)
+        lines, ready = [], threading.Event()
+
+        def read(proc=proc, lines=lines, ready=ready):
+            for line in proc.stdout:
+                lines.append(line)
+                if is_ready(line):
+                    ready.set()
+            ready.set()
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        ready.wait(timeout)
+        if any(is_ready(line) for line in lines):
+            break
+        proc.kill()
+        reader.join(10)
+        if not restrict(targets, rejected_specs("".join(lines))):
+            raise Missing(f"{what} did not attach: " + "".join(lines)[-800:].strip())
+    pids = {}
+    for i, r in enumerate(runs):
+        program = r.start()
+        pids[r.pid] = i
+        r.finish(program, timeout)
+    wait_quiet(lines)
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    reader.join(10)
+    return pids, lines

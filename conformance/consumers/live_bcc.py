@@ -13,10 +13,7 @@ import glob
 import os
 import re
 import shutil
-import signal
-import subprocess
 import tempfile
-import threading
 
 import live
 
@@ -84,7 +81,7 @@ def kernel_tree():
 
 
 def probe_spec(target):
-    n = min(target.argc, READABLE_ARGS)
+    n = min(target.readable, READABLE_ARGS)
     fmt = "".join(" %llx" for _ in range(n))
     args = "".join(f", arg{i + 1}" for i in range(n))
     return (f'u:{target.binary}:{target.provider}:{target.name} '
@@ -97,38 +94,11 @@ def run(runs, targets, work_dir, timeout):
         raise live.Missing("bcc compiles against kernel headers and none are installed "
                            "(apt-get install linux-headers-amd64)")
     env = dict(os.environ, BCC_KERNEL_SOURCE=tree, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(["trace-bpfcc"] + [probe_spec(t) for t in targets], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    lines, ready = [], threading.Event()
-
-    def read():
-        for line in proc.stdout:
-            lines.append(line)
-            # The column header comes once every probe is attached.
-            if line.split()[:4] == ["PID", "TID", "COMM", "FUNC"]:
-                ready.set()
-        ready.set()
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    ready.wait(timeout)
-    if not any(line.split()[:3] == ["PID", "TID", "COMM"] for line in lines):
-        proc.kill()
-        reader.join(10)
-        raise live.Missing("bcc's trace did not attach: " + "".join(lines)[-800:].strip())
-    pids = {}
-    for i, r in enumerate(runs):
-        program = r.start()
-        pids[r.pid] = i
-        r.finish(program, timeout)
-    live.wait_quiet(lines)
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    reader.join(10)
+    # The column header comes once every probe is attached.
+    pids, lines = live.session(
+        runs, targets, lambda targets: ["trace-bpfcc"] + [probe_spec(t) for t in targets],
+        lambda line: line.split()[:4] == ["PID", "TID", "COMM", "FUNC"], "bcc's trace",
+        timeout, env)
     traced = live.Traced()
     traced.output = "".join(lines)
     for line in lines:
@@ -137,7 +107,7 @@ def run(runs, targets, work_dir, timeout):
             continue
         target = targets[int(match.group(2))]
         readings = [int(v, 16) for v in match.group(3).split()]
-        readings += [f"bcc-trace-reads-arg1-arg9-only:arg{i + 1}"
+        readings += [live.unread(NAME, target, i, f"bcc-trace-reads-arg1-arg9-only:arg{i + 1}")
                      for i in range(len(readings), target.argc)]
         traced.hits.append((pids[int(match.group(1))], target.index, readings))
     return traced

@@ -7,9 +7,6 @@ arguments are its known limit."""
 import os
 import re
 import shutil
-import signal
-import subprocess
-import threading
 
 import live
 
@@ -47,7 +44,7 @@ def script(targets):
     sign: a negative value prints as its 64-bit two's complement)."""
     lines = [f'BEGIN {{ printf("{READY}\\n"); }}']
     for t in targets:
-        n = min(t.argc, READABLE_ARGS)
+        n = min(t.readable, READABLE_ARGS)
         fmt = "".join(" %lx" for _ in range(n))
         args = "".join(f", arg{i}" for i in range(n))
         lines.append(f'usdt:{t.binary}:{t.provider}:{t.name} '
@@ -57,40 +54,15 @@ def script(targets):
 
 def run(runs, targets, work_dir, timeout):
     path = os.path.join(work_dir, "live.bt")
-    with open(path, "w") as f:
-        f.write(script(targets))
-    proc = subprocess.Popen(["bpftrace", "-B", "line", path], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    lines, ready = [], threading.Event()
 
-    def read():
-        for line in proc.stdout:
-            lines.append(line)
-            if READY in line:
-                ready.set()
-        ready.set()
+    def command(targets):
+        with open(path, "w") as f:
+            f.write(script(targets))
+        return ["bpftrace", "-B", "line", path]
 
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    ready.wait(timeout)
+    pids, lines = live.session(runs, targets, command, lambda line: READY in line,
+                               "bpftrace", timeout)
     traced = live.Traced()
-    if not any(READY in line for line in lines):
-        proc.kill()
-        reader.join(10)
-        raise live.Missing("bpftrace did not attach: " + "".join(lines)[-800:].strip())
-    pids = {}
-    for i, r in enumerate(runs):
-        program = r.start()
-        pids[r.pid] = i
-        r.finish(program, timeout)
-    live.wait_quiet(lines)
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    reader.join(10)
     traced.output = "".join(lines)
     for line in lines:
         match = HIT.match(line.strip())
@@ -98,7 +70,7 @@ def run(runs, targets, work_dir, timeout):
             continue
         target = targets[int(match.group(2))]
         readings = [int(v, 16) for v in match.group(3).split()]
-        readings += [f"bpftrace-addresses-arg0-arg5-only:arg{i}"
+        readings += [live.unread(NAME, target, i, f"bpftrace-addresses-arg0-arg5-only:arg{i}")
                      for i in range(len(readings), target.argc)]
         traced.hits.append((pids[int(match.group(1))], target.index, readings))
     return traced
