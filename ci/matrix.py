@@ -147,6 +147,7 @@ def binary_identity(command):
 # sources (lit builds libxsdt per toolchain). Not the unit tests, the fuzz
 # targets or the benchmarks: editing those reruns no cell.
 CELL_SOURCES = ("lit-tests", "conformance/impls", "conformance/corpus", "conformance/oracle",
+                "conformance/consumers", "ci/arch_facts.py",
                 "sdt/include", "sdt/runtime/include", "sdt/runtime/src", "sdt/argspec")
 
 
@@ -178,6 +179,8 @@ def cell_cache_key(impl, toolchain, opt, link, args):
             os.path.join(args.llvm_bin, "FileCheck")),
         "filter": args.filter, "shard": [args.num_shards, args.run_shard],
         "soak": args.soak, "run_limit": args.run_limit,
+        # The live consumers trace through this machine's kernel.
+        "kernel": platform.release(),
         "trees": [tree_digest(os.path.join(REPO, d)) for d in cell_sources(toolchain["arch"])],
         "headers": [tree_digest(p) for pattern in impl["headers"].values()
                     for p in sorted(glob.glob(pattern))],

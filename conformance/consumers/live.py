@@ -45,8 +45,9 @@ class Target:
         self.provider, self.name, self.argc = provider, name, argc
         self.site_args = []  # each site's argument specs, as the note says
         # The arguments before the first spec the tracer's parser rejected
-        # (it then reads none after it either), and that spec.
-        self.readable, self.rejected = argc, None
+        # (it then reads none after it either), and that spec; dropped: the
+        # tracer refuses the whole probe for it (bcc's trace).
+        self.readable, self.rejected, self.dropped = argc, None, False
 
     @property
     def key(self):
@@ -110,23 +111,38 @@ def targets(binaries):
 
 def rejected_specs(text):
     """The specs a tracer's USDT parser (libbcc's, under bpftrace and bcc)
-    refused, from its output: "Parse error:" and the spec on the next line."""
-    lines = text.splitlines()
-    return {lines[i + 1].strip() for i, line in enumerate(lines[:-1])
-            if line.strip() == "Parse error:"}
+    refused, from its output: "Parse error:", the probe's argument string
+    on the next line and a caret under the spec it stopped in."""
+    import re
+    lines, found = text.splitlines(), set()
+    for i, line in enumerate(lines[:-2]):
+        if line.strip() != "Parse error:" or "^" not in lines[i + 2]:
+            continue
+        # The spec the caret is in, or just after (the last that starts
+        # at or before it).
+        caret = lines[i + 2].index("^")
+        starts = [m for m in re.finditer(r"\S+", lines[i + 1]) if m.start() <= caret]
+        if starts:
+            found.add(starts[-1].group())
+    return found
 
 
 def restrict(targets, rejected):
     """Stops reading each probe's arguments at the first spec in rejected
     (libbcc drops the rest of a probe's arguments after one it cannot
-    parse); whether anything changed."""
+    parse), or, where that was done and the tracer still refuses, drops the
+    probe; whether anything changed."""
     changed = False
     for t in targets:
         for args in t.site_args:
             for i, spec in enumerate(args):
-                if spec in rejected and i < t.readable:
+                if spec not in rejected or t.dropped:
+                    continue
+                if i < t.readable:
                     t.readable, t.rejected = i, spec
-                    changed = True
+                else:
+                    t.dropped, t.rejected = True, t.rejected or spec
+                changed = True
     return changed
 
 
@@ -273,6 +289,13 @@ def check(consumer, programs, emulator, arch, timeout, prefix=()):
                 if run_index == i and target.provider in providers:
                     observed.setdefault(target.key, []).append(readings)
             at_limits = []
+            for target in probes:
+                if target.dropped and target.binary in run.binaries and \
+                        target.key in expected:
+                    findings.append(f"{target.provider}:{target.name}: not traced: {name} "
+                                    f"refuses the probe for its spec {target.rejected}")
+                    del expected[target.key]
+                    observed.pop(target.key, None)
             for target_index, reason in traced.unattached.items():
                 target = probes[target_index]
                 if target.binary in run.binaries and target.key in expected:

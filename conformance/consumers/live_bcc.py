@@ -96,7 +96,8 @@ def run(runs, targets, work_dir, timeout):
     env = dict(os.environ, BCC_KERNEL_SOURCE=tree, PYTHONUNBUFFERED="1")
     # The column header comes once every probe is attached.
     pids, lines = live.session(
-        runs, targets, lambda targets: ["trace-bpfcc"] + [probe_spec(t) for t in targets],
+        runs, targets,
+        lambda targets: ["trace-bpfcc"] + [probe_spec(t) for t in targets if not t.dropped],
         lambda line: line.split()[:4] == ["PID", "TID", "COMM", "FUNC"], "bcc's trace",
         timeout, env)
     traced = live.Traced()

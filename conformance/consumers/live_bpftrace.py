@@ -44,6 +44,8 @@ def script(targets):
     sign: a negative value prints as its 64-bit two's complement)."""
     lines = [f'BEGIN {{ printf("{READY}\\n"); }}']
     for t in targets:
+        if t.dropped:
+            continue
         n = min(t.readable, READABLE_ARGS)
         fmt = "".join(" %lx" for _ in range(n))
         args = "".join(f", arg{i}" for i in range(n))
