@@ -229,6 +229,9 @@ config.substitutions += [
     ("%cc", cc),
     ("%readelf", "readelf"),
     ("%objdump", objdump),
+    # The cell's emulator command, quoted ('' natively): for tools that run
+    # a program natively where the kernel can (conformance/consumers/live.py).
+    ("%emulator", shell_quote(toolchain["emulator"])),
     ("%inspect", params["inspect"]),
     ("%dtrace-cflags", dtrace_cflags),
     ("%dtrace", dtrace),

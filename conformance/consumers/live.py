@@ -230,6 +230,13 @@ def wait_quiet(lines, quiet=0.5, limit=20.0):
             return
 
 
+def machine_dir():
+    """A directory every process on the machine shares, for the lock of
+    the tracers' global state and their caches: /tmp, whatever TMPDIR a
+    test runner gives each test (lit sets one per test)."""
+    return "/tmp"
+
+
 def root_problem():
     """None as root; else why a tracer cannot attach uprobes."""
     if os.geteuid() != 0:

@@ -13,7 +13,6 @@ import glob
 import os
 import re
 import shutil
-import tempfile
 
 import live
 
@@ -55,7 +54,7 @@ def kernel_tree():
                       os.path.isdir(os.path.join(d, "include", "generated"))), None)
         if not built:
             continue
-        tree = os.path.join(tempfile.gettempdir(), f"xsdt-bcc-{os.path.basename(built)}")
+        tree = os.path.join(live.machine_dir(), f"xsdt-bcc-{os.path.basename(built)}")
         if os.path.isdir(tree):
             return tree
         fresh = f"{tree}.{os.getpid()}"

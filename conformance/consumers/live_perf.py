@@ -64,7 +64,7 @@ def run(runs, targets, work_dir, timeout):
         raise live.Missing("perf probe writes uprobe events into tracefs, which is not "
                            "mounted (mount -t tracefs nodev /sys/kernel/tracing)")
     traced = live.Traced()
-    lock_path = os.path.join(tempfile.gettempdir(), "xsdt-live-perf.lock")
+    lock_path = os.path.join(live.machine_dir(), "xsdt-live-perf.lock")
     with open(lock_path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         for i, r in enumerate(runs):
