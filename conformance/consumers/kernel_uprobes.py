@@ -6,10 +6,9 @@ puts a uprobe on a function or a source line that holds a site, with
   kernel_uprobes.py --inspect XSDT_INSPECT --objdump OBJDUMP
                     [--emulator CMD] -- PROGRAM
 
-For every SDT(9) site record of PROGRAM (`xsdt-inspect list --json`), one
-uprobe at every instruction of its function from the entry up to and
-including the site (the entry, each source line before it, the line of the
-site and the site's own address). The program runs once natively under
+For every SDT(9) site record of PROGRAM (`xsdt-inspect list --json`),
+uprobes at its function's entry, at the two instructions before the site
+(where a uprobe on the site's source line lands) and at the site itself. The program runs once natively under
 `perf record` of all of them, and must exit 0: its leaves compare their
 results with twins, so a uprobe that a kernel turns into something that
 writes below the stack pointer (Linux 6.18's call on a 5-byte NOP) fails it.
@@ -80,9 +79,14 @@ def main():
             if function not in symbols:
                 print(f"kernel-uprobes: site {address:#x}: no function symbol {function!r}")
                 return 1
+            # The entry (a uprobe on the function), the two instructions
+            # before the site (where a line's uprobe lands: x86-64's 1-byte
+            # nop before its 10-byte NOP) and the site. Not every one: each
+            # uprobe the kernel registers costs tens of milliseconds.
             start = symbols[function][0]
-            for at in boundaries(args.objdump, program, start, address):
-                points.append((function, at - start, at == address))
+            at = boundaries(args.objdump, program, start, address)
+            for point in sorted({at[0], *at[-3:]}):
+                points.append((function, point - start, point == address))
     if not any(site for _, _, site in points):
         print("kernel-uprobes: no SDT(9) site in the program")
         return 1
@@ -94,14 +98,21 @@ def main():
         group = f"xsdt_kernel_uprobes_{os.getpid()}"
         events, refused = {}, {}
         try:
-            for i, (function, offset, _) in enumerate(points):
-                name = f"u{i}"
-                status, text = live_perf._perf(buildids, "probe", "-x", program, "-a",
-                                               f"{group}:{name}={function}+{offset}")
+            definitions = [f"{group}:u{i}={function}+{offset}"
+                           for i, (function, offset, _) in enumerate(points)]
+            # All in one perf probe; when perf refuses one, each alone.
+            status, text = live_perf._perf(buildids, "probe", "-x", program,
+                                           *[a for d in definitions for a in ("-a", d)])
+            if status:
+                live_perf._perf(buildids, "probe", "-q", "-d", f"{group}:*")
+            for i, definition in enumerate(definitions):
                 if status:
-                    refused[i] = " ".join(text.split())[-160:]
-                else:
-                    events[f"{group}:{name}"] = i
+                    one, text = live_perf._perf(buildids, "probe", "-x", program, "-a",
+                                                definition)
+                    if one:
+                        refused[i] = " ".join(text.split())[-160:]
+                        continue
+                events[f"{group}:u{i}"] = i
             data = os.path.join(work, "perf.data")
             command = ["perf", "record", "-q", "-B", "-N", "--no-bpf-event", "-o", data]
             for event in events:
@@ -124,8 +135,8 @@ def main():
             print(f"kernel-uprobes: {where}: {hits.get(i, 0)} hits")
     at_sites = sum(1 for _, _, site in points if site)
     hit = sum(1 for i in hits)
-    print(f"kernel-uprobes: {len(points)} uprobes from {len({p[0] for p in points})} "
-          f"functions' entries to their {at_sites} sites, {len(events)} placed, {hit} hit; "
+    print(f"kernel-uprobes: {len(points)} uprobes in {len({p[0] for p in points})} "
+          f"functions, {at_sites} at their sites, {len(events)} placed, {hit} hit; "
           f"the program's exit {run.returncode}")
     print(run.stdout.strip())
     if run.returncode != 0:
