@@ -340,8 +340,14 @@ def consumer_summary(tests, emulated, arch):
                  "limit": codes.count("XFAIL"), "not_applicable": codes.count("UNSUPPORTED"),
                  "known_limits": sum(t.get("known_limits", 0) for t in mine)}
         consumer = consumers.get(name)
+        # A live consumer traces through this machine's kernel: its column
+        # is the report's live part.
+        entry["live"] = bool(getattr(consumer, "LIVE", False))
         missing = consumers.missing(consumer, emulated)
         unsupported = consumers.unsupported(consumer, arch)
+        if entry["live"] and not missing and not unsupported:
+            import live
+            missing = live.root_problem()
         if missing:
             entry.update(status="missing", missing=missing)
         elif unsupported:

@@ -249,15 +249,21 @@ def consumer_text(entry):
     return "n/a"
 
 
-def consumer_rows(document):
+def consumer_rows(document, live=False):
     """(consumer names, [(cell key, [text per consumer])]) for the cells
-    whose results carry a consumer summary (ci/matrix.py)."""
+    whose results carry a consumer summary (ci/matrix.py): the consumers
+    that read the files or run the program under themselves, or with live,
+    those that trace it through the kernel."""
     cells = document["cells"]
-    names = sorted({n for c in cells.values() for n in (c.get("consumers") or {})})
+    names = sorted({n for c in cells.values() for n, entry in (c.get("consumers") or {}).items()
+                    if bool(entry.get("live")) == live})
     rows = []
     for key in sorted(cells, key=lambda k: (cells[k].get("role") == "reference", k)):
         summary = cells[key].get("consumers") or {}
-        if summary:
+        # The live part lists only the cells the kernel runs (the others
+        # are n/a in every column).
+        if summary and (not live or any(summary.get(n, {}).get("status") != "n/a"
+                                         for n in names)):
             rows.append((key, [consumer_text(summary[n]) if n in summary else "n/a"
                                for n in names]))
     return names, rows
@@ -438,6 +444,19 @@ def render_markdown(document):
         out.append("| cell | " + " | ".join(consumer_names) + " |")
         out.append("|---|" + "---|" * len(consumer_names))
         for key, row in consumer_table:
+            out.append(f"| {key} | " + " | ".join(md_escape(t) for t in row) + " |")
+    live_names, live_table = consumer_rows(document, live=True)
+    if live_table:
+        out += ["", "## Consumers, live", "",
+                "Real tracers attached through this machine's kernel (uprobes) while each "
+                "program runs natively (`lit-tests/consumers/live-*`): the program must "
+                "exit 0 while traced and every value printed must be the source's; "
+                "passed/ran; limit: readings the tracer's own limits explain; MISSING: "
+                "the tracer is not installed or cannot attach here (not root, no "
+                "tracefs); n/a: the kernel does not run the cell's programs.", ""]
+        out.append("| cell | " + " | ".join(live_names) + " |")
+        out.append("|---|" + "---|" * len(live_names))
+        for key, row in live_table:
             out.append(f"| {key} | " + " | ".join(md_escape(t) for t in row) + " |")
     names, catalog = catalog_rows(document)
     if catalog:
@@ -665,6 +684,20 @@ def render_html(document):
                    "</tr></thead><tbody>")
         css_of = {"ok": "ok", "FAIL": "failed", "limit": "finding", "MISSING": "missing"}
         for key, row in consumer_table:
+            out.append(f"<tr><td class=\"label\">{e(key)}</td>" + "".join(
+                f"<td class=\"cell {css_of.get(text.split()[0], 'na')}\">{e(text)}</td>"
+                for text in row) + "</tr>")
+        out.append("</tbody></table>")
+    live_names, live_table = consumer_rows(document, live=True)
+    if live_table:
+        out.append("<h2>Consumers, live</h2><p>Real tracers attached through this "
+                   "machine's kernel while each program runs natively "
+                   "(lit-tests/consumers/live-*): the program must exit 0 while traced, "
+                   "every value printed must be the source's.</p>"
+                   "<table class=\"matrix consumers\"><thead><tr><th>cell</th>" +
+                   "".join(f"<th>{e(n)}</th>" for n in live_names) + "</tr></thead><tbody>")
+        css_of = {"ok": "ok", "FAIL": "failed", "limit": "finding", "MISSING": "missing"}
+        for key, row in live_table:
             out.append(f"<tr><td class=\"label\">{e(key)}</td>" + "".join(
                 f"<td class=\"cell {css_of.get(text.split()[0], 'na')}\">{e(text)}</td>"
                 for text in row) + "</tr>")

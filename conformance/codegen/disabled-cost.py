@@ -12,7 +12,7 @@ the note says they are. Prints a Markdown table.
 * a 64-bit arch: xsdt's probes with register arguments (6 ints; 6 with a
   char and a short) add at most N instructions beyond a one-instruction
   site: N plus the site's other instructions where it has more (arch.json
-  codegen.site_instructions: x86-64's `nop; nop10` is 2);
+  codegen.site_instructions, 1 when absent);
 * a 32-bit arch (arch.json data_model ILP32), where registers
   are few and a 64-bit value takes two: in every case xsdt adds no more
   than sys/sdt.h with the same compiler. A case where sys/sdt.h does not compile,

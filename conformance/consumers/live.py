@@ -127,18 +127,19 @@ def rejected_specs(text):
     return found
 
 
-def restrict(targets, rejected):
+def restrict(targets, rejected, whole=False):
     """Stops reading each probe's arguments at the first spec in rejected
     (libbcc drops the rest of a probe's arguments after one it cannot
-    parse), or, where that was done and the tracer still refuses, drops the
-    probe; whether anything changed."""
+    parse), or, where that was done and the tracer still refuses, or when
+    it refuses whole probes (whole), drops the probe; whether anything
+    changed."""
     changed = False
     for t in targets:
         for args in t.site_args:
             for i, spec in enumerate(args):
                 if spec not in rejected or t.dropped:
                     continue
-                if i < t.readable:
+                if i < t.readable and not whole:
                     t.readable, t.rejected = i, spec
                 else:
                     t.dropped, t.rejected = True, t.rejected or spec
@@ -166,7 +167,7 @@ def _arch_facts(arch):
 def runs_natively(arch):
     """None when this machine's kernel runs the arch's programs natively
     (the host's own arch, or one whose arch.json "runs_on" names the host's:
-    i386 on an x86-64 kernel); else why not. qemu-user has no uprobes: a
+    a 32-bit arch on its 64-bit kernel); else why not. qemu-user has no uprobes: a
     tracer through the kernel sees no probe of an emulated program."""
     host = consumers.host_arch()
     if arch == host or (host and host in _arch_facts(arch).get("runs_on", [])):
@@ -186,7 +187,7 @@ def _interpreter(path):
 
 def native_command(argv, emulator):
     """The command that runs argv natively: as it is without an emulator;
-    with one (`qemu-i386 -L /usr/i686-linux-gnu`), through the sysroot's
+    with one (`qemu-ARCH -L SYSROOT`), through the sysroot's
     dynamic loader with the sysroot's libraries (the kernel runs the program
     itself, the loader maps it, so uprobes on its file fire), or directly
     when it is static."""
@@ -346,12 +347,14 @@ def check(consumer, programs, emulator, arch, timeout, prefix=()):
         return 1 if total["findings"] else 0
 
 
-def session(runs, targets, command, is_ready, what, timeout, env=None):
+def session(runs, targets, command, is_ready, what, timeout, env=None, whole=False):
     """Runs the programs under one tracer process that attaches to every
     target at its start: command(targets) is its command line (it may write
     files), is_ready(line) says from its output that it has attached. A
     spec the tracer's USDT parser rejects fails the whole process: those
-    arguments are left out (restrict) and the tracer started again.
+    arguments are left out (restrict; whole: their probes, for a tracer
+    that parses every argument of a probe it attaches) and the tracer
+    started again.
     Returns ({pid: run index}, the tracer's output lines)."""
     import signal
     import threading
@@ -376,7 +379,7 @@ def session(runs, targets, command, is_ready, what, timeout, env=None):
             break
         proc.kill()
         reader.join(10)
-        if not restrict(targets, rejected_specs("".join(lines))):
+        if not restrict(targets, rejected_specs("".join(lines)), whole):
             raise Missing(f"{what} did not attach: " + "".join(lines)[-800:].strip())
     pids = {}
     for i, r in enumerate(runs):

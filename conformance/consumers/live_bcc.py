@@ -13,6 +13,7 @@ import glob
 import os
 import re
 import shutil
+import subprocess
 
 import live
 
@@ -90,15 +91,18 @@ def probe_spec(target):
 def run(runs, targets, work_dir, timeout):
     tree = kernel_tree()
     if tree is None:
+        # Debian's package is linux-headers-<its arch name>, amd64 here.
         raise live.Missing("bcc compiles against kernel headers and none are installed "
-                           "(apt-get install linux-headers-amd64)")
+                           "(apt-get install linux-headers-" +
+                           subprocess.run(["dpkg", "--print-architecture"], capture_output=True,
+                                          text=True).stdout.strip() + ")")
     env = dict(os.environ, BCC_KERNEL_SOURCE=tree, PYTHONUNBUFFERED="1")
     # The column header comes once every probe is attached.
     pids, lines = live.session(
         runs, targets,
         lambda targets: ["trace-bpfcc"] + [probe_spec(t) for t in targets if not t.dropped],
         lambda line: line.split()[:4] == ["PID", "TID", "COMM", "FUNC"], "bcc's trace",
-        timeout, env)
+        timeout, env, whole=True)
     traced = live.Traced()
     traced.output = "".join(lines)
     for line in lines:

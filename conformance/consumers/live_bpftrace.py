@@ -2,7 +2,7 @@
 the cell's programs through the kernel (by file, so that a program started
 after it is traced, its semaphores counted by the kernel), prints each
 argument it can address at every hit, and the programs run one after the
-other natively. bpftrace 0.17 reads arg0..arg5 on x86-64: the later
+other natively. bpftrace 0.17 reads arg0..arg5 on this host: the later
 arguments are its known limit."""
 import os
 import re
@@ -23,7 +23,8 @@ HIT = re.compile(r"^xsdt-live (\d+) (\d+)((?: [0-9a-f]+)*)$")
 
 def beyond_reach(value, reading):
     if isinstance(reading, str) and reading.startswith("bpftrace-addresses-arg0-arg5"):
-        return "bpftrace 0.17 addresses USDT arguments arg0..arg5 only on x86-64"
+        # bpftrace's x86_64 port ("x86_64 doesn't support arg6").
+        return "bpftrace 0.17 addresses USDT arguments arg0..arg5 only on this host"
     return None
 
 

@@ -9,7 +9,7 @@ instructions of NAME are counted in each by its symbol range
 disabled-cost.py does: the size leaves out the alignment padding, and an
 address range is immune to objdump splitting a function at mapping symbols).
 N counts a site of one instruction: where the site holds more NOPs (the
-run of NOP instructions at its note's pc: x86-64 xsdt's `nop; nop10`), the
+run of NOP instructions at its note's pc, such as a 1-byte and a 10-byte NOP), the
 bound grows by as many, so that N bounds what the compiler adds around it.
 Prints the counts and, when PROBED adds more than that, both disassemblies
 of the function, and exits 1.
