@@ -7,6 +7,12 @@ build=${XSDT_BUILD_DIR:-$repo/build}
 
 if [ "$(id -u)" = 0 ]; then
   bash "$repo/toolchains/install-deps.sh"
+  # perf probe, one of the live tracers (lit-tests/consumers/live-*), writes
+  # its uprobe events into tracefs, which a fresh machine may not mount.
+  if [ ! -e /sys/kernel/tracing/uprobe_events ] && [ -d /sys/kernel/tracing ]; then
+    mount -t tracefs nodev /sys/kernel/tracing ||
+      echo "ci/build.sh: cannot mount tracefs: live-perf will be MISSING" >&2
+  fi
 else
   echo "ci/build.sh: not root; skipping package installation" >&2
 fi

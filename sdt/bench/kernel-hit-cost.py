@@ -8,8 +8,8 @@ for each candidate x86-64 site, measured in one run on this machine.
 
 Builds sdt/bench/kernel/hit.c once per candidate (-O2), runs each untraced
 and under `bpftrace -e 'usdt:BIN:bench:hit { @ = count(); }' -c BIN`,
-round after round (the candidates interleaved, so that load on the machine
-falls on all of them), and prints a Markdown table of the medians: the
+round after round (the candidates interleaved, each round starting at
+another, so that load on the machine falls on all of them), and prints a Markdown table of the medians: the
 time per call untraced and traced, their difference (the cost of a traced
 hit), its ratio to xsdt's, the bytes at the probe's address while traced
 (what the kernel made of the site: cc is int3, e8 a call into its
@@ -86,8 +86,13 @@ def main():
         untraced = [[] for _ in CANDIDATES]
         traced = [[] for _ in CANDIDATES]
         sites, counted = [""] * len(CANDIDATES), [True] * len(CANDIDATES)
-        for _ in range(args.rounds):
-            for i, (binary, offset) in enumerate(binaries):
+        for round_ in range(args.rounds):
+            # Each round starts at another candidate: no candidate always
+            # runs first, or right after the same one.
+            order = list(range(len(binaries)))
+            order = order[round_ % len(order):] + order[:round_ % len(order)]
+            for i in order:
+                binary, offset = binaries[i]
                 untraced[i].append(run([binary, str(args.calls), offset])[0])
                 ns, site, count = run(["bpftrace", "-e", f"usdt:{binary}:bench:hit "
                                        "{ @ = count(); }", "-c",
