@@ -215,11 +215,12 @@ def default_sigint():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def wait_quiet(lines, quiet=0.5, limit=20.0):
+def wait_quiet(lines, quiet=1.5, limit=30.0):
     """Waits until a tracer's output (lines, which its reader thread
     appends to) has not grown for `quiet` seconds, at most `limit`: the
     hits of a program that just exited may still be in the tracer's
-    buffers, and an interrupt while it prints them loses them."""
+    buffers, and an interrupt while it prints them loses them. Generous:
+    a loaded machine delays the tracer's reading of its buffers."""
     import time
     start = time.monotonic()
     seen, since = len(lines), time.monotonic()

@@ -109,8 +109,8 @@ void check_site(const ElfImage &image, const ProbeNote &note,
         (!other || e.nop.size() > other->nop.size()))
       other = &e;
   if (other && other->hazard) {
-    report(std::string(other->what) + " at the probe address: " +
-           other->hazard + "; " + expected);
+    report(std::string(other->what) +
+           " at the probe address: " + other->hazard + "; " + expected);
     return;
   }
   if (other) {
@@ -122,8 +122,8 @@ void check_site(const ElfImage &image, const ProbeNote &note,
     report("the site runs past the end of " + text->name);
   else
     report("not a patchable nop: found " +
-           bytes_text(found.first(std::min(found.size(), patch_size))) +
-           ", " + expected);
+           bytes_text(found.first(std::min(found.size(), patch_size))) + ", " +
+           expected);
 }
 
 void check_specs(const ElfImage &image, const ProbeNote &note,
