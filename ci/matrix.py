@@ -266,6 +266,9 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
             limits = KNOWN_LIMITS_LINE.findall(test.get("output") or "")
             if outcome["name"].startswith("consumers/") and limits:
                 outcome["known_limits"] = int(limits[-1])
+            missing_consumer = MISSING_CONSUMER_LINE.search(test.get("output") or "")
+            if outcome["name"].startswith("consumers/") and missing_consumer:
+                outcome["missing"] = missing_consumer.group(1)
             tests.append(outcome)
     tests.sort(key=lambda t: t["name"])
     ran = sum(counts.get(c, 0) for c in ("PASS", "FAIL", "XFAIL", "XPASS"))
@@ -320,6 +323,9 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
 # The summary line of conformance/consumers/check.py (on stderr, which lit
 # keeps): how many readings a consumer's known limit explains.
 KNOWN_LIMITS_LINE = re.compile(r"(\d+) at \S+ known limits, \d+ findings")
+# A live consumer that cannot attach here says so (conformance/consumers/
+# live.py), and its test fails: the column is MISSING, not FAIL.
+MISSING_CONSUMER_LINE = re.compile(r"^\S+: MISSING: (.*)$", re.M)
 
 
 def consumer_summary(tests, emulated, arch):
@@ -347,7 +353,8 @@ def consumer_summary(tests, emulated, arch):
         unsupported = consumers.unsupported(consumer, arch)
         if entry["live"] and not missing and not unsupported:
             import live
-            missing = live.root_problem()
+            missing = live.root_problem() or next(
+                (t["missing"] for t in mine if t.get("missing")), None)
         if missing:
             entry.update(status="missing", missing=missing)
         elif unsupported:

@@ -250,6 +250,17 @@ def which(name):
     return shutil.which(name)
 
 
+def missing(name, why):
+    """Says that the tracer cannot attach here, on stdout and on stderr
+    (which lit keeps: the matrix makes the consumer's column MISSING from
+    it); the exit status 2."""
+    import sys
+    line = f"{name}: MISSING: " + " ".join(why.split())[:600]
+    print(line)
+    print(line, file=sys.stderr)
+    return 2
+
+
 def check(consumer, programs, emulator, arch, timeout, prefix=()):
     """Runs each program (a path; `prefix` before it: a shared-link cell's
     launcher) once under the tracer and compares what it read with each
@@ -265,8 +276,7 @@ def check(consumer, programs, emulator, arch, timeout, prefix=()):
     why = consumers.missing(consumer, bool(emulator)) or runs_natively(arch) or \
         root_problem()
     if why:
-        print(f"{name}: MISSING: {why}")
-        return 2
+        return missing(name, why)
     with tempfile.TemporaryDirectory(prefix="xsdt-live-") as work:
         runs, binaries = [], []
         for i, program in enumerate(programs):
@@ -280,8 +290,7 @@ def check(consumer, programs, emulator, arch, timeout, prefix=()):
         try:
             traced = consumer.run(runs, probes, work, timeout)
         except Missing as error:
-            print(f"{name}: MISSING: {error}")
-            return 2
+            return missing(name, str(error))
         total = {"findings": 0, "hits": 0, "passed": 0, "agreed": 0, "limits": 0}
         for i, run in enumerate(runs):
             log = run.env["ORACLE_LOG"]
