@@ -226,10 +226,8 @@ struct asm_arg_check : checked {
  * real 8, function 10, array 14 (gcc and clang report arrays, functions
  * and string literals as pointers, bool, char and enums as integers). */
 #define XSDT_COMPAT_SCALAR_(x)                                                 \
-  (__builtin_classify_type(x) == 1 || __builtin_classify_type(x) == 2 ||       \
-   __builtin_classify_type(x) == 3 || __builtin_classify_type(x) == 4 ||       \
-   __builtin_classify_type(x) == 5 || __builtin_classify_type(x) == 8 ||       \
-   __builtin_classify_type(x) == 10 || __builtin_classify_type(x) == 14)
+  XSDT_CLASS_IN_(x, 1UL << 1 | 1UL << 2 | 1UL << 3 | 1UL << 4 | 1UL << 5 |     \
+                        1UL << 8 | 1UL << 10 | 1UL << 14)
 #define XSDT_COMPAT_SIZED_(x) XSDT_ARG_SIZE_OK_(((void)0, (x)))
 #define XSDT_COMPAT_REQUIRE_(cond, name)                                       \
   (0 * sizeof(struct { int name : (cond) ? 1 : -1; }))
@@ -239,9 +237,10 @@ struct asm_arg_check : checked {
 #define XSDT_COMPAT_SCALAR_ARG_(x)                                             \
   __builtin_choose_expr(XSDT_COMPAT_SCALAR_(x) && XSDT_COMPAT_SIZED_(x),       \
                         ((void)0, (x)), 0)
-/* A _Bool as an unsigned char (see the opening comment). */
-#define XSDT_COMPAT_BOOL_AS_BYTE_(x, otherwise)                                \
-  XSDT_BOOL_AS_BYTE_(XSDT_COMPAT_SCALAR_ARG_(x), otherwise)
+/* A _Bool as an unsigned char (see the opening comment). x is the
+ * argument as written, not XSDT_COMPAT_SCALAR_ARG_(x): the bool test takes
+ * any type, and the argument would be written once more per use. */
+#define XSDT_COMPAT_BOOL_AS_BYTE_(x, otherwise) XSDT_BOOL_AS_BYTE_(x, otherwise)
 #define XSDT_COMPAT_ARG_(x)                                                    \
   XSDT_COMPAT_BOOL_AS_BYTE_(x, XSDT_COMPAT_SCALAR_ARG_(x))
 #define XSDT_COMPAT_CHECK_(x)                                                  \

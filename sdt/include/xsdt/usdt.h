@@ -106,9 +106,13 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
 #endif
 #define XSDT_EXTERN_C_ extern "C"
 #else
-/* __builtin_classify_type: 5 pointer, 8 real, 14 array. */
-#define XSDT_ARG_POINTER_(x)                                                   \
-  (__builtin_classify_type(x) == 5 || __builtin_classify_type(x) == 14)
+/* __builtin_classify_type: 5 pointer, 8 real, 14 array. A class is tested
+ * as a bit of a mask, so that the argument is written once: each macro
+ * here is nested in others that repeat their argument, and the text a
+ * 12-argument probe expands to grows with the product. */
+#define XSDT_CLASS_IN_(x, mask)                                                \
+  ((((unsigned long)(mask)) >> (__builtin_classify_type(x) & 31)) & 1)
+#define XSDT_ARG_POINTER_(x) XSDT_CLASS_IN_(x, 1UL << 5 | 1UL << 14)
 #define XSDT_ARG_FLOAT_(x) (__builtin_classify_type(x) == 8)
 /* The comma operator decays arrays (also array parameters, where a plain
  * sizeof would warn) without promoting narrow integers. */
@@ -223,9 +227,10 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
   (XSDT_ARG_SIZE_(x) | (XSDT_ARG_SIGNED_(x) ? 16 : 0) |                        \
    (XSDT_ARG_FLOAT_(x) ? XSDT_FLOAT_MARK_ : 0))
 
+/* 1, 2, 4 or 8 as bits of a mask: the argument written twice, not four
+ * times (see XSDT_CLASS_IN_). */
 #define XSDT_ARG_SIZE_OK_(x)                                                   \
-  (XSDT_ARG_SIZE_(x) == 1 || XSDT_ARG_SIZE_(x) == 2 ||                         \
-   XSDT_ARG_SIZE_(x) == 4 || XSDT_ARG_SIZE_(x) == 8)
+  (XSDT_ARG_SIZE_(x) <= 8 && ((0x116U >> (XSDT_ARG_SIZE_(x) & 15)) & 1))
 
 /* ---- Per-argument pieces --------------------------------------------------
  */
