@@ -46,6 +46,7 @@ import platform
 import re
 import shutil
 import subprocess
+import tempfile
 import sys
 import threading
 import time
@@ -179,6 +180,7 @@ def cell_cache_key(impl, toolchain, opt, link, args):
             os.path.join(args.llvm_bin, "FileCheck")),
         "filter": args.filter, "shard": [args.num_shards, args.run_shard],
         "soak": args.soak, "run_limit": args.run_limit,
+        "max_processes_per_test": args.max_processes_per_test,
         # The live consumers trace through this machine's kernel.
         "kernel": platform.release(),
         "trees": [tree_digest(os.path.join(REPO, d)) for d in cell_sources(toolchain["arch"])],
@@ -246,6 +248,10 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
     oracle_glob = os.path.join(args.work_dir, name, "values", "Output", "*.oracle")
     for stale in glob.glob(oracle_glob):
         os.unlink(stale)
+    counter = process_counter()
+    count_file = os.path.join(out_dir, f"{name}.processes")
+    if counter.command:
+        command = counter.command(count_file) + command
     started = time.monotonic()
     proc = subprocess.run(command, capture_output=True, text=True)
     counts = {}
@@ -280,6 +286,7 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
             sites += int(m.group(1))
             verified += int(m.group(2))
     phases = cell_phases(os.path.join(args.work_dir, name), tests)
+    phases.update(process_phases(counter, count_file, ran))
     test_names = {t["name"] for t in tests}
     values_ran = any(t["name"].startswith("values/") and t["code"] not in ("UNSUPPORTED",)
                      for t in tests)
@@ -291,6 +298,7 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
     # running at all), as opposed to one lit test's.
     cell_failures = [{"name": n, "code": code, "detail": extract_detail(code, output)}
                      for n, code, output in failures if n not in test_names]
+    cell_failures += process_bound_failures(phases, args.max_processes_per_test)
     if ran == 0 and os.path.exists(out_json):
         cell_failures.append({"name": "lit", "code": "NO-TESTS", "detail": {
             "summary": f"no test ran in this cell ({len(tests)} selected, "
@@ -426,6 +434,107 @@ def cell_phases(cell_dir, tests):
     phases["tests"] = round(test_total, 1)
     phases["counts"] = counts
     return phases
+
+
+class ProcessCounter:
+    """Counts the programs a cell starts (every exec in lit's process tree:
+    lit's shell, the compilers and their cc1/as/ld, emulators, FileCheck,
+    tools, consumers), with perf's sched:sched_process_exec event inherited
+    by every child. command(path) is the prefix that writes the count to
+    path; None, with `missing` saying why, where perf cannot count here.
+    A count, not a time: the same tests spawn the same programs on a slow
+    machine and a fast one."""
+
+    EVENT = "sched:sched_process_exec"
+
+    def __init__(self, perf, missing):
+        self.perf, self.missing = perf, missing
+
+    def command(self, path):
+        return [self.perf, "stat", "-x", ",", "-e", self.EVENT, "-o", path, "--"]
+
+    @staticmethod
+    def read(path):
+        """The count perf wrote, or None."""
+        try:
+            with open(path) as f:
+                for line in f:
+                    fields = line.strip().split(",")
+                    if len(fields) > 2 and fields[2] == ProcessCounter.EVENT:
+                        return int(fields[0]) if fields[0].isdigit() else None
+        except OSError:
+            pass
+        return None
+
+
+_process_counter = None
+_process_counter_lock = threading.Lock()
+
+
+def process_counter():
+    """The machine's ProcessCounter, probed once (cells run in threads):
+    perf must count the one exec of `true` as 1."""
+    global _process_counter
+    with _process_counter_lock:
+        if _process_counter is None:
+            _process_counter = _probe_process_counter()
+        return _process_counter
+
+
+def _probe_process_counter():
+    perf = shutil.which("perf")
+    missing = None if perf else "perf is not installed (linux-perf)"
+    if perf:
+        descriptor, probe = tempfile.mkstemp(prefix="xsdt-count-")
+        os.close(descriptor)
+        try:
+            proc = subprocess.run(ProcessCounter(perf, None).command(probe) + ["true"],
+                                  capture_output=True, text=True, timeout=60)
+            if ProcessCounter.read(probe) != 1:
+                missing = ("perf stat cannot count sched:sched_process_exec here "
+                           "(not root, or perf_event_paranoid): "
+                           + (proc.stderr.strip()[-200:] or "no count"))
+        except (OSError, subprocess.TimeoutExpired) as error:
+            missing = f"perf stat failed: {error}"
+        finally:
+            os.unlink(probe)
+    counter = ProcessCounter(perf, missing)
+    if missing:
+        counter.command = None
+    return counter
+
+
+def process_phases(counter, count_file, ran):
+    """The cell's process count for its phases: processes (programs
+    started), processes_per_test (over the tests that ran); or
+    processes_missing, why they were not counted."""
+    if not counter.command:
+        return {"processes_missing": counter.missing}
+    count = ProcessCounter.read(count_file)
+    if count is None:
+        return {"processes_missing": f"perf stat wrote no count to {count_file}"}
+    return {"processes": count,
+            "processes_per_test": round(count / ran, 1) if ran else None}
+
+
+def process_bound_failures(phases, bound):
+    """A cell failure when the cell started more programs per test than
+    bound (--max-processes-per-test), or when they could not be counted
+    (a bound that cannot be checked is not passed)."""
+    if bound is None:
+        return []
+    if "processes_missing" in phases:
+        summary = (f"MISSING: processes per test not counted, bound {bound:g}: "
+                   f"{phases['processes_missing']}")
+    elif phases.get("processes_per_test") is not None and \
+            phases["processes_per_test"] > bound:
+        summary = (f"{phases['processes_per_test']:g} processes started per test "
+                   f"({phases['processes']} in all), bound {bound:g}: a check spawns "
+                   f"more programs than it did; batch it, or raise the bound with why")
+    else:
+        return []
+    return [{"name": "processes", "code": "PROCESSES",
+             "detail": {"summary": summary, "lines": [], "findings": []}}]
 
 
 def phase_text(phases):
@@ -679,6 +788,9 @@ def main():
                         help="exit CODE instead of 1 when the only failure is that no "
                         "selected test applies to any cell (a skip, e.g. for ctest's "
                         "SKIP_RETURN_CODE)")
+    parser.add_argument("--max-processes-per-test", type=float, metavar="N",
+                        help="fail a cell that starts more than N programs per test that "
+                             "ran (counted with perf stat), or where they cannot be counted")
     parser.add_argument("--no-cache", action="store_true",
                         help="run every cell, even one whose inputs did not change")
     parser.add_argument("-j", "--jobs", type=int,

@@ -342,6 +342,8 @@ def time_summary(document):
         programs += counts[2]
         replayed += counts[3]
     wall = document.get("wall_seconds")
+    floor = sums["build"] + sums["run"]
+    spent = sums["setup"] + sums["tests"]
     text = f"{len(ran)} cells ran"
     if cached:
         text += f" ({cached} cached, not counted)"
@@ -352,7 +354,36 @@ def time_summary(document):
             f"build {seconds_text(sums['build'])} s, run {seconds_text(sums['run'])} s, "
             f"check {seconds_text(sums['check'])} s; "
             f"builds: {compiled} compiled, {cached_builds} cached; "
-            f"programs: {programs} ran, {replayed} replayed.")
+            f"programs: {programs} ran, {replayed} replayed. "
+            f"The floor (the compiles and program runs alone) is {seconds_text(floor)} s of "
+            f"{seconds_text(spent)} s in setup and tests: "
+            f"{seconds_text(spent - floor)} s over the floor, {floor_ratio(spent, floor)} it."
+            + processes_text(ran))
+
+
+def floor_ratio(spent, floor):
+    """"1.64x" (spent over floor), or "n/a" without a floor."""
+    return f"{spent / floor:.2f}x" if floor > 0 else "n/a"
+
+
+def processes_text(ran):
+    """" Processes: 1814 started, 6.7 per test that ran." over the cells
+    that counted them (ci/matrix.py: perf's exec count), and how many
+    could not."""
+    counted = [cell["phases"] for _, cell in ran if "processes" in cell["phases"]]
+    uncounted = sum(1 for _, cell in ran if "processes_missing" in cell["phases"])
+    if not counted and not uncounted:
+        return ""
+    text = ""
+    if counted:
+        started = sum(p["processes"] for p in counted)
+        tests = sum(cell.get("ran") or 0 for _, cell in ran if "processes" in cell["phases"])
+        per_test = f", {started / tests:.1f} per test that ran" if tests else ""
+        text = f" Processes: {started} started{per_test}"
+        text += f" ({len(counted)} cells)" if uncounted else ""
+    if uncounted:
+        text += (";" if text else " Processes:") + f" not counted in {uncounted} cells"
+    return text + "."
 
 
 def slowest_cells(document, limit=MAX_SLOWEST):
@@ -365,9 +396,14 @@ def slowest_cells(document, limit=MAX_SLOWEST):
     for key, cell in ran[:limit]:
         phases = cell["phases"]
         compiled, cached_builds, programs, replayed = phase_counts(phases)
+        floor = (phases.get("build") or 0.0) + (phases.get("run") or 0.0)
+        spent = (phases.get("setup") or 0.0) + (phases.get("tests") or 0.0)
+        per_test = phases.get("processes_per_test")
         rows.append((key, [seconds_text(cell.get("elapsed"))]
                      + [seconds_text(phases.get(phase)) for phase in PHASE_COLUMNS]
-                     + [f"{compiled}/{cached_builds}", f"{programs}/{replayed}"]))
+                     + [seconds_text(floor), floor_ratio(spent, floor),
+                        "" if per_test is None else f"{per_test:.1f}",
+                        f"{compiled}/{cached_builds}", f"{programs}/{replayed}"]))
     return rows
 
 
@@ -532,6 +568,7 @@ def render_markdown(document):
 
 
 CELL_TIME_HEADER = ["cell", "wall s", "setup", "build", "run", "check", "tests",
+                    "floor", "x floor", "processes/test",
                     "compiled/cached builds", "ran/replayed runs"]
 TEST_TIME_HEADER = ["test", "cell", "elapsed", "build", "run", "check"]
 
@@ -544,7 +581,9 @@ def render_markdown_time(document):
     cells = slowest_cells(document)
     if cells:
         out.append(f"Slowest cells that ran (wall seconds; setup, then build, run and check "
-                   f"summed over the cell's tests, up to {MAX_SLOWEST}):")
+                   f"summed over the cell's tests; the floor is build + run, x floor "
+                   f"(setup + tests) over it; programs started per test that ran; "
+                   f"up to {MAX_SLOWEST}):")
         out.append("")
         out.append("| " + " | ".join(CELL_TIME_HEADER) + " |")
         out.append("|---|" + "--:|" * (len(CELL_TIME_HEADER) - 1))
@@ -769,7 +808,9 @@ def render_html_time(document):
     cells = slowest_cells(document)
     if cells:
         out.append(f"<p>Slowest cells that ran (wall seconds; setup, then build, run and check "
-                   f"summed over the cell's tests, up to {MAX_SLOWEST}):</p>")
+                   f"summed over the cell's tests; the floor is build + run, x floor "
+                   f"(setup + tests) over it; programs started per test that ran; "
+                   f"up to {MAX_SLOWEST}):</p>")
         out.append("<table class=\"plain time\"><tr>"
                    + "".join(f"<th>{e(h)}</th>" for h in CELL_TIME_HEADER) + "</tr>")
         for key, values in cells:

@@ -121,7 +121,8 @@ class CacheKey(unittest.TestCase):
             args = argparse.Namespace(inspect=inspect, dtrace=inspect, lit=inspect,
                                       llvm_bin=tmp, tools=tmp,
                                       filter=None, num_shards=None, run_shard=None,
-                                      soak=soak, run_limit=None)
+                                      soak=soak, run_limit=None,
+                                      max_processes_per_test=None)
             return matrix.cell_cache_key(XSDT, toolchain("gcc-12"), opt, "pie", args)
 
     def test_key_changes_with_an_input_and_an_option(self):
@@ -222,6 +223,46 @@ class Phases(unittest.TestCase):
         with tempfile.TemporaryDirectory() as cell:
             phases = matrix.cell_phases(cell, [{"name": "x.test", "elapsed": 1.0}])
         self.assertEqual((phases["build"], phases["run"], phases["check"]), (0.0, 0.0, 1.0))
+
+
+class ProcessCount(unittest.TestCase):
+    def write(self, tmp, text):
+        path = os.path.join(tmp, "count")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_the_count_is_read_from_perf_stat_csv(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = self.write(tmp, "# started on Sat\n\n1814,,sched:sched_process_exec,"
+                                   "41000000,100.00,,\n")
+            counter = matrix.ProcessCounter("perf", None)
+            self.assertEqual(matrix.process_phases(counter, path, 271),
+                             {"processes": 1814, "processes_per_test": 6.7})
+
+    def test_a_count_perf_did_not_write_is_missing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = self.write(tmp, "<not counted>,,sched:sched_process_exec,0,0.00,,\n")
+            phases = matrix.process_phases(matrix.ProcessCounter("perf", None), path, 10)
+        self.assertIn("processes_missing", phases)
+        self.assertNotIn("processes", phases)
+
+    def test_above_the_bound_fails_the_cell(self):
+        failures = matrix.process_bound_failures(
+            {"processes": 2000, "processes_per_test": 7.4}, 7.0)
+        self.assertEqual([f["code"] for f in failures], ["PROCESSES"])
+        self.assertIn("7.4 processes started per test (2000 in all), bound 7",
+                      failures[0]["detail"]["summary"])
+        self.assertEqual(matrix.process_bound_failures(
+            {"processes": 1814, "processes_per_test": 7.0}, 7.0), [])
+
+    def test_a_bound_that_cannot_be_checked_fails_as_missing(self):
+        failures = matrix.process_bound_failures({"processes_missing": "no perf"}, 7.0)
+        self.assertEqual([f["code"] for f in failures], ["PROCESSES"])
+        self.assertTrue(failures[0]["detail"]["summary"].startswith("MISSING: "))
+        # Without a bound, nothing is judged.
+        self.assertEqual(matrix.process_bound_failures({"processes_missing": "no perf"},
+                                                       None), [])
 
 
 if __name__ == "__main__":

@@ -237,20 +237,36 @@ class WhereTheTimeGoes(unittest.TestCase):
         summary = ("2 cells ran (1 cached, not counted) in 61.0 s wall time: setup 10.0 s; "
                    "tests 50.0 s (summed, lit runs them side by side): build 30.5 s, "
                    "run 6.0 s, check 13.5 s; builds: 13 compiled, 1 cached; "
-                   "programs: 7 ran, 2 replayed.")
+                   "programs: 7 ran, 2 replayed. The floor (the compiles and program runs "
+                   "alone) is 36.5 s of 60.0 s in setup and tests: 23.5 s over "
+                   "the floor, 1.64x it.")
         self.assertIn("## Where the time goes\n\n" + summary + "\n", self.md)
         self.assertIn("<h2>Where the time goes</h2><p>" + summary + "</p>",
                       self.html.replace("\n", ""))
 
     def test_slowest_cells_leave_out_cached_ones(self):
         self.assertEqual(table_after(self.md, "Slowest cells"), [
-            "| alpha.clang-14.O0.pie | 50.0 | 6.0 | 20.0 | 4.0 | 10.0 | 34.0 | 8/0 | 4/2 |",
-            "| alpha.clang-14.O2.pie | 30.0 | 4.0 | 10.5 | 2.0 | 3.5 | 16.0 | 5/1 | 3/0 |"])
+            "| alpha.clang-14.O0.pie | 50.0 | 6.0 | 20.0 | 4.0 | 10.0 | 34.0 | 24.0 | 1.67x |  "
+            "| 8/0 | 4/2 |",
+            "| alpha.clang-14.O2.pie | 30.0 | 4.0 | 10.5 | 2.0 | 3.5 | 16.0 | 12.5 | 1.60x |  "
+            "| 5/1 | 3/0 |"])
         self.assertNotIn(">90.0<", self.html)
         self.assertIn('<tr><td class="name">alpha.clang-14.O0.pie</td><td class="num">50.0</td>'
                       '<td class="num">6.0</td><td class="num">20.0</td><td class="num">4.0</td>'
-                      '<td class="num">10.0</td><td class="num">34.0</td><td class="num">8/0</td>'
+                      '<td class="num">10.0</td><td class="num">34.0</td><td class="num">24.0</td>'
+                      '<td class="num">1.67x</td><td class="num"></td><td class="num">8/0</td>'
                       '<td class="num">4/2</td></tr>', self.html)
+
+    def test_processes_per_test_where_counted(self):
+        # O0 counted 170 programs over its tests that ran; O2 could not count.
+        cells = self.document["cells"]
+        o0 = cells["alpha.clang-14.O0.pie"]
+        o0["phases"].update(processes=170, processes_per_test=round(170 / o0["ran"], 1))
+        cells["alpha.clang-14.O2.pie"]["phases"]["processes_missing"] = "perf is not installed"
+        md = report.render_markdown(self.document)
+        self.assertIn(f" Processes: 170 started, {170 / o0['ran']:.1f} per test that ran "
+                      "(1 cells); not counted in 1 cells.\n", md)
+        self.assertIn(f"| 24.0 | 1.67x | {170 / o0['ran']:.1f} | 8/0 | 4/2 |", md)
 
     def test_slowest_tests_in_order_with_check_computed(self):
         # check = elapsed - build - run, at least 0; build and run blank when absent.

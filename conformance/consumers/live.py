@@ -397,11 +397,23 @@ def session(runs, targets, command, is_ready, what, timeout, env=None, whole=Fal
         pids[r.pid] = i
         r.finish(program, timeout)
     wait_quiet(lines)
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    stop(proc)
     reader.join(10)
     return pids, lines
+
+
+def stop(proc):
+    """Stops a tracer whose output is read: SIGINT, as a user does, then
+    SIGTERM and SIGKILL. Loaded, bpftrace 0.17 sometimes lets a SIGINT
+    pass and ran on until a 60 s wait killed it, a minute of a test's time;
+    its output is already read by then (wait_quiet)."""
+    import signal
+    for sig, wait in ((signal.SIGINT, 10), (signal.SIGTERM, 5)):
+        proc.send_signal(sig)
+        try:
+            proc.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            pass
+    proc.kill()
+    proc.wait()
