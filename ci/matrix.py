@@ -272,6 +272,15 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
             limits = KNOWN_LIMITS_LINE.findall(test.get("output") or "")
             if outcome["name"].startswith("consumers/") and limits:
                 outcome["known_limits"] = int(limits[-1])
+            programs = PROGRAM_LINE.findall(test.get("output") or "")
+            if outcome["name"].startswith("consumers/") and programs:
+                # A test that reads several programs (consumers/*-corpus.test)
+                # counts each: the consumer table stays per program.
+                judged = {name: (limits, found) for name, limits, found in programs}
+                outcome["programs"] = {
+                    "passed": sum(1 for _, f in judged.values() if f == "0"),
+                    "failed": sum(1 for _, f in judged.values() if f != "0")}
+                outcome["known_limits"] = sum(int(n or 0) for n, _ in judged.values())
             missing_consumer = MISSING_CONSUMER_LINE.search(test.get("output") or "")
             if outcome["name"].startswith("consumers/") and missing_consumer:
                 outcome["missing"] = missing_consumer.group(1)
@@ -334,6 +343,11 @@ KNOWN_LIMITS_LINE = re.compile(r"(\d+) at \S+ known limits, \d+ findings")
 # A live consumer that cannot attach here says so (conformance/consumers/
 # live.py), and its test fails: the column is MISSING, not FAIL.
 MISSING_CONSUMER_LINE = re.compile(r"^\S+: MISSING: (.*)$", re.M)
+# A static consumer's line per program (check.py --each): "stap: PROGRAM:
+# ..., N findings".
+PROGRAM_LINE = re.compile(
+    r"^\S+: ([\w.+-]+): \d+ probes listed, .*?(?:(\d+) at \S+ known limits, )?(\d+) findings$",
+    re.M)
 
 
 def consumer_summary(tests, emulated, arch):
@@ -350,7 +364,12 @@ def consumer_summary(tests, emulated, arch):
     for name in consumers.names():
         mine = [t for t in tests if t["name"].startswith(f"consumers/{name}-")]
         codes = [t["code"] for t in mine]
-        entry = {"passed": codes.count("PASS"), "failed": sum(c in BAD for c in codes),
+        # A test over several programs counts each program.
+        passed = sum(t["programs"]["passed"] if "programs" in t else t["code"] == "PASS"
+                     for t in mine)
+        failed = sum(max(t["programs"]["failed"], t["code"] in BAD) if "programs" in t
+                     else t["code"] in BAD for t in mine)
+        entry = {"passed": passed, "failed": failed,
                  "limit": codes.count("XFAIL"), "not_applicable": codes.count("UNSUPPORTED"),
                  "known_limits": sum(t.get("known_limits", 0) for t in mine)}
         consumer = consumers.get(name)

@@ -382,6 +382,13 @@ for consumer_name in consumers.names():
             not consumers.unsupported(consumer_module, toolchain["arch"]):
         config.available_features.add(f"consumer-{consumer_name}")
 consumer_launcher = launcher if link == "shared" else ""
+# %consumer-each NAME PROGRAM...: a static consumer reads every PROGRAM in
+# one pass, each judged on its own line.
+config.substitutions.insert(0, (
+    r"%consumer-each (\S+)",
+    f"{sys.executable} {repo}/conformance/consumers/check.py \\1 --each "
+    f"--emulator {shell_quote(toolchain['emulator'])} --arch {toolchain['arch']} "
+    + (f"--launcher {consumer_launcher} " if consumer_launcher else "") + "--"))
 config.substitutions.insert(0, (
     r"%consumer (\S+)",
     f"{sys.executable} {repo}/conformance/consumers/check.py \\1 "

@@ -265,9 +265,6 @@ class ProcessCount(unittest.TestCase):
                                                        None), [])
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class ConsumerSummary(unittest.TestCase):
     """matrix.consumer_summary: a consumer's tests in one cell, summed."""
@@ -311,3 +308,35 @@ class ConsumerSummary(unittest.TestCase):
                 "the spec says (22 of them without a location to compare), 6 at bpftrace's "
                 "known limits, 0 findings")
         self.assertEqual(matrix.KNOWN_LIMITS_LINE.findall(line), ["6"])
+
+
+class ConsumerPrograms(unittest.TestCase):
+    """A test over several programs (consumers/*-corpus.test) counts each."""
+
+    OUTPUT = ("perf: aggregates: 5 probes listed, 5 sites, 9 arguments specified, 9 read as "
+              "the spec says (0 of them without a location to compare), 0 at perf's known "
+              "limits, 0 findings\n"
+              "perf: constants: 17 probes listed, 17 sites, 28 arguments specified, 3 read as "
+              "the spec says (0 of them without a location to compare), 23 at perf's known "
+              "limits, 2 findings\n"
+              "perf: cxx-features: 0 probes listed, not built, 1 findings\n"
+              "perf: 3 programs, 22 probes listed, ..., 23 at perf's known limits, 3 findings\n")
+
+    def test_each_program_line_is_judged(self):
+        judged = {n: (limits, found) for n, limits, found in
+                  matrix.PROGRAM_LINE.findall(self.OUTPUT)}
+        self.assertEqual(judged, {"aggregates": ("0", "0"), "constants": ("23", "2"),
+                                  "cxx-features": ("", "1")})
+
+    def test_the_summary_counts_programs_not_tests(self):
+        tests = [{"name": "consumers/perf-corpus.test", "code": "FAIL",
+                  "programs": {"passed": 1, "failed": 2}},
+                 {"name": "consumers/perf-sys-sdt-compat.test", "code": "PASS"}]
+        with unittest.mock.patch.object(matrix.consumers, "missing", lambda c, e: None), \
+                unittest.mock.patch.object(matrix.consumers, "unsupported", lambda c, e: None):
+            entry = matrix.consumer_summary(tests, emulated=False, arch="toyarch")["perf"]
+        self.assertEqual((entry["passed"], entry["failed"], entry["status"]), (2, 2, "failed"))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -58,6 +58,9 @@ def main(argv=None):
                         help="the cell's arch (a live consumer runs it natively if it can)")
     parser.add_argument("--launcher", default="",
                         help="a live consumer: the command before each program (shared link)")
+    parser.add_argument("--each", action="store_true",
+                        help="a static consumer: every word after -- is a program of its own, "
+                             "all read in one pass of the consumer")
     argv = sys.argv[1:] if argv is None else argv
     if "--" not in argv or argv.index("--") == len(argv) - 1:
         parser.error("no program: CONSUMER [options] -- PROGRAM [ARGS...]")
@@ -68,14 +71,17 @@ def main(argv=None):
         # Every word after -- is one program, traced in one session.
         return live.check(consumer, program, args.emulator, args.arch, args.timeout,
                           [args.launcher] if args.launcher else [])
-    if args.launcher:
-        program = [args.launcher] + program
+    launcher = [args.launcher] if args.launcher else []
     missing = consumers.missing(consumer, bool(args.emulator))
     if missing:
         print(f"{consumer.NAME}: MISSING: {missing}")
         return 2
     if getattr(consumer, "STATIC", False):
-        return check_static(consumer, program, args.emulator, args.timeout)
+        programs = [launcher + [p] for p in program] if args.each else [launcher + program]
+        return check_static(consumer, programs, args.emulator, args.timeout)
+    if args.each:
+        parser.error(f"--each: {consumer.NAME} is not a static consumer")
+    program = launcher + program
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "oracle.log")
         events, output = consumer.read(program, args.emulator, log, args.timeout)
@@ -137,31 +143,74 @@ def report(consumer, findings, at_limits, counts, output):
     return 1 if findings else 0
 
 
-def check_static(consumer, program, emulator, timeout):
+def check_static(consumer, programs, emulator, timeout):
     """A consumer that reads the files (static.py): every probe the source
-    defines is listed, and every argument parsed as its spec says."""
+    defines is listed, and every argument parsed as its spec says. Several
+    programs are read in one pass of the consumer (its sites_of(), where it
+    has one: one start-up for all), each judged on its own: a line per
+    program, then the summary over them."""
+    runs = []
+    # A program of several that was not built (a reference implementation
+    # that does not compile it) is its own finding; the others are read.
+    unbuilt = [p for p in programs if len(programs) > 1 and not os.path.exists(p[-1])]
+    programs = [p for p in programs if p not in unbuilt]
     with tempfile.TemporaryDirectory() as tmp:
-        log = os.path.join(tmp, "oracle.log")
-        status, run_output = static.run_for_log(program, emulator, log, timeout)
-        try:
-            expected, providers = truth.read_log(log) if os.path.exists(log) else ({}, set())
-        except ValueError as error:
-            print(f"{consumer.NAME}: the oracle's log is unreadable: {error}")
-            return 1
-    paths = static.binaries(program)
-    sites, output = consumer.sites(paths, timeout)
-    sites = [s for s in sites if s.provider in providers]
-    findings, agreed, at_limits, unchecked, specified = spec_check.compare(
-        consumer, paths, sites, expected)
-    if status != 0:
-        findings.append(f"the program's exit: {status}: {run_output[-500:]}")
-    if not expected:
-        findings.append("the program logged no expectation (ORACLE_LOG)")
-    return report(consumer, findings, at_limits,
-                  f"{len({s.key for s in sites})} probes listed, {len(sites)} sites, "
-                  f"{specified} arguments specified, {agreed} read as the spec says "
-                  f"({unchecked} of them without a location to compare)",
-                  output if not sites else "")
+        for number, program in enumerate(programs):
+            log = os.path.join(tmp, f"oracle-{number}.log")
+            status, run_output = static.run_for_log(program, emulator, log, timeout)
+            try:
+                expected, providers = (truth.read_log(log) if os.path.exists(log)
+                                       else ({}, set()))
+            except ValueError as error:
+                print(f"{consumer.NAME}: the oracle's log is unreadable: {error}")
+                return 1
+            runs.append((program, status, run_output, expected, providers,
+                         static.binaries(program)))
+    groups = [paths for *_, paths in runs]
+    read = getattr(consumer, "sites_of", None)
+    results = read(groups, timeout) if read else [consumer.sites(g, timeout) for g in groups]
+    total = collections.Counter()
+    all_findings, all_limits = [], []
+    for program in unbuilt:
+        name = os.path.basename(program[-1])
+        all_findings.append(f"{name}: not built")
+        line = f"{consumer.NAME}: {name}: 0 probes listed, not built, 1 findings"
+        print(line)
+        print(line, file=sys.stderr)
+    for (program, status, run_output, expected, providers, paths), (sites, output) in \
+            zip(runs, results):
+        sites = [s for s in sites if s.provider in providers]
+        findings, agreed, at_limits, unchecked, specified = spec_check.compare(
+            consumer, paths, sites, expected)
+        if status != 0:
+            findings.append(f"the program's exit: {status}: {run_output[-500:]}")
+        if not expected:
+            findings.append("the program logged no expectation (ORACLE_LOG)")
+        counts = {"probes": len({s.key for s in sites}), "sites": len(sites),
+                  "specified": specified, "agreed": agreed, "unchecked": unchecked}
+        total.update(counts)
+        if len(programs) == 1 and not unbuilt:
+            return report(consumer, findings, at_limits, static_counts(counts),
+                          output if not sites else "")
+        name = os.path.basename(program[-1])
+        all_findings += [f"{name}: {f}" for f in findings]
+        all_limits += [f"{name}: {limit}" for limit in at_limits]
+        # On stdout for FileCheck, and on stderr, which lit keeps: the
+        # matrix counts the programs that passed from it (ci/matrix.py).
+        line = (f"{consumer.NAME}: {name}: {static_counts(counts)}, {len(at_limits)} at "
+                f"{consumer.NAME}'s known limits, {len(findings)} findings")
+        print(line)
+        print(line, file=sys.stderr)
+        if findings and not sites:
+            print(output[-2000:])
+    return report(consumer, all_findings, all_limits,
+                  f"{len(programs) + len(unbuilt)} programs, {static_counts(total)}", "")
+
+
+def static_counts(counts):
+    return (f"{counts['probes']} probes listed, {counts['sites']} sites, "
+            f"{counts['specified']} arguments specified, {counts['agreed']} read as the spec "
+            f"says ({counts['unchecked']} of them without a location to compare)")
 
 
 if __name__ == "__main__":

@@ -49,11 +49,11 @@ def _stap(args, timeout):
     return proc.returncode, proc.stdout + proc.stderr
 
 
-def _elaborate(path, probes, timeout):
+def _elaborate(probes, timeout):
     """Status and output of -p2 on one script reading every $argN of each
-    (name, argc) in probes."""
+    (path, name, argc) in probes."""
     lines = []
-    for name, argc in probes:
+    for path, name, argc in probes:
         reads = " + ".join(f"$arg{i + 1}" for i in range(argc)) or "0"
         lines.append(f'probe process("{path}").mark("{name}") {{ printf("%d\\n", {reads}) }}')
     with tempfile.TemporaryDirectory() as tmp:
@@ -64,25 +64,55 @@ def _elaborate(path, probes, timeout):
 
 
 def sites(paths, timeout):
-    found, output = [], ""
-    for path in paths:
-        status, text = _stap(["-L", f'process("{path}").mark("*")'], timeout)
-        output += text
-        listed = {}
-        for line in text.splitlines():
+    return sites_of([paths], timeout)[0]
+
+
+def sites_of(groups, timeout):
+    """[(sites, output)] per group of paths (one program's files), from one
+    listing and one elaboration over every file: stap's start-up (its
+    tapsets) is most of a run."""
+    paths = list(dict.fromkeys(p for group in groups for p in group))
+    listed = {}   # path -> {mark: argc}
+    canonical = {os.path.realpath(p): p for p in paths}
+    output = ""
+    if paths:
+        points = ", ".join(f'process("{p}").mark("*")' for p in paths)
+        _, output = _stap(["-L", points], timeout)
+        for line in output.splitlines():
             match = LISTED.match(line)
             if match:
-                listed[match.group(2)] = len(match.group(3).split())
-        # stap names a mark without its provider: the note says which.
-        providers = {n.name: n.provider for n in notes.read(path)}
-        probes = sorted(listed.items())
-        status, text = _elaborate(path, probes, timeout) if probes else (0, "")
-        output += text
-        for name, argc in probes:
-            if status != 0:  # Find which probes stap cannot elaborate.
-                one_status, one_text = _elaborate(path, [(name, argc)], timeout)
-                output += one_text
-            verdict = (None, None, None) if status == 0 or one_status == 0 else \
-                "elaboration failed: " + one_text.strip()[-200:]
-            found.append(static.Site(providers.get(name, "?"), name, None, [verdict] * argc))
-    return found, output
+                # stap prints each file as it resolved it.
+                path = canonical.get(os.path.realpath(match.group(1)), match.group(1))
+                listed.setdefault(path, {})[match.group(2)] = \
+                    len(match.group(3).split())
+    probes = [(p, name, argc) for p in paths for name, argc in sorted(listed.get(p, {}).items())]
+    status, text = _elaborate(probes, timeout) if probes else (0, "")
+    output += text
+    failing = set()
+    if status != 0:  # Find which files, then which probes, stap cannot elaborate.
+        for path in paths:
+            mine = [probe for probe in probes if probe[0] == path]
+            path_status, path_text = _elaborate(mine, timeout) if mine else (0, "")
+            if path_status != 0:
+                output += path_text
+                failing.add(path)
+    verdicts = {}
+    for path, name, argc in probes:
+        verdict = (None, None, None)
+        if path in failing:
+            one_status, one_text = _elaborate([(path, name, argc)], timeout)
+            output += one_text
+            if one_status != 0:
+                verdict = "elaboration failed: " + one_text.strip()[-200:]
+        verdicts[(path, name)] = [verdict] * argc
+    results = []
+    for group in groups:
+        found = []
+        for path in group:
+            # stap names a mark without its provider: the note says which.
+            providers = {n.name: n.provider for n in notes.read(path)}
+            for name in sorted(listed.get(path, {})):
+                found.append(static.Site(providers.get(name, "?"), name, None,
+                                         verdicts[(path, name)]))
+        results.append((found, output))
+    return results
