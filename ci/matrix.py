@@ -272,8 +272,9 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
             limits = KNOWN_LIMITS_LINE.findall(test.get("output") or "")
             if outcome["name"].startswith("consumers/") and limits:
                 outcome["known_limits"] = int(limits[-1])
-            programs = PROGRAM_LINE.findall(test.get("output") or "")
-            if outcome["name"].startswith("consumers/") and programs:
+            corpus = CORPUS_TEST.match(outcome["name"])
+            programs = program_lines(corpus.group(1), test.get("output") or "") if corpus else []
+            if programs:
                 # A test that reads several programs (consumers/*-corpus.test)
                 # counts each: the consumer table stays per program.
                 judged = {name: (limits, found) for name, limits, found in programs}
@@ -346,9 +347,17 @@ KNOWN_LIMITS_LINE = re.compile(r"(\d+) at \S+ known limits, \d+ findings")
 MISSING_CONSUMER_LINE = re.compile(r"^\S+: MISSING: (.*)$", re.M)
 # A static consumer's line per program (check.py --each): "stap: PROGRAM:
 # ..., N findings".
-PROGRAM_LINE = re.compile(
-    r"^\S+: ([\w.+-]+): \d+ probes listed, .*?(?:(\d+) at \S+ known limits, )?(\d+) findings$",
-    re.M)
+# Only the consumer's own lines count, not the test's CHECK lines that lit
+# echoes ("CHECK: gdb: 17 probes listed, ...").
+def program_lines(consumer, output):
+    """[(program, known limits or "", findings)] of consumer's lines."""
+    return re.findall(
+        rf"^{re.escape(consumer)}: ([\w.+-]+): \d+ probes listed, "
+        r".*?(?:(\d+) at \S+ known limits, )?(\d+) findings$", output, re.M)
+
+
+# The consumer of a test over several programs: consumers/<name>-corpus.test.
+CORPUS_TEST = re.compile(r"^consumers/(.+)-corpus\.test$")
 
 
 def consumer_summary(tests, emulated, arch):
