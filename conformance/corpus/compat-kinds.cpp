@@ -1,4 +1,4 @@
-/* C++: the <sys/sdt.h> drop-in with every kind of scalar a C++ program passes: bool, char, wchar_t, char16_t, char32_t, scoped and unscoped enums with underlying types, references, arrays and string literals, function names, static member functions and lambdas as function pointers, nullptr, pointers to data members, volatile, const and constexpr objects, float, double and long double, and the same in a template, through STAP_PROBEn, DTRACE_PROBEn and STAP_PROBEV (bools also through XSDT_PROBE). */
+/* C++: the <sys/sdt.h> drop-in with every kind of scalar a C++ program passes: bool, char, wchar_t, char16_t, char32_t, scoped and unscoped enums with underlying types, references, arrays and string literals, function names, static member functions and lambdas as function pointers, nullptr, pointers to data members (also through XSDT_PROBE), volatile, const and constexpr objects, float, double and long double, and the same in a template, through STAP_PROBEn, DTRACE_PROBEn and STAP_PROBEV (bools also through XSDT_PROBE). */
 #include <cfloat>
 #include <cstddef>
 #include <cstdint>
@@ -65,8 +65,8 @@ __attribute__((noinline)) void enums(int seed) {
                      PlainPositive);
 }
 
-/* 3 probes: 5 + 6 + 2 = 13 arguments, and 2 more sites (ORACLE_GENERATED)
- * with 1 + 2 = 3 arguments. */
+/* 3 probes: 5 + 6 + 2 = 13 arguments, and 3 more sites (ORACLE_GENERATED)
+ * with 1 + 2 + 1 = 4 arguments. */
 __attribute__((noinline)) void references_and_pointers(int seed, int arr_param[]) {
   int value = seed * 2;
   int &ref = value;
@@ -91,6 +91,13 @@ __attribute__((noinline)) void references_and_pointers(int seed, int arr_param[]
       compat_kinds_cxx, member_pointer,
       static_cast<size_t>(offsetof(Record, second)),
       static_cast<void *>(nullptr));
+  /* The same through XSDT_PROBE, from a variable: a register operand, which
+   * clang 19 refuses to a pointer to member. */
+  long Record::*volatile member_source = &Record::second;
+  long Record::*member = member_source;
+  ORACLE_GENERATED(XSDT_PROBE(compat_kinds_cxx, member_pointer_native, member),
+                   compat_kinds_cxx, member_pointer_native,
+                   static_cast<size_t>(offsetof(Record, second)));
   local_array[1] = ref;
 }
 

@@ -218,7 +218,9 @@ struct asm_arg_check : checked {
 } // namespace xsdt_compat_detail
 /* A bool as an unsigned char (see the opening comment). */
 #define XSDT_COMPAT_BOOL_AS_BYTE_(x, otherwise) XSDT_BOOL_AS_BYTE_(x, otherwise)
-#define XSDT_COMPAT_ARG_(x) XSDT_COMPAT_BOOL_AS_BYTE_(x, x)
+/* A pointer to data member as its bits (XSDT_MEMBER_AS_BITS_). */
+#define XSDT_COMPAT_ARG_(x)                                                    \
+  XSDT_COMPAT_BOOL_AS_BYTE_(x, XSDT_MEMBER_AS_BITS_(x, x))
 #define XSDT_COMPAT_CHECK_(x)                                                  \
   (void)::xsdt_compat_detail::arg_check<decltype((x))>::value;
 #else

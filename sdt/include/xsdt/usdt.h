@@ -86,6 +86,29 @@ __attribute__((always_inline)) inline unsigned char bool_byte(const T &) {
 __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
   return b;
 }
+/* member_bits: a pointer to data member as an unsigned integer of its size,
+ * holding its ABI representation (the member's offset, Itanium and ARM C++
+ * ABIs): clang 19 refuses a pointer to member as a register asm operand
+ * (clang 14 and gcc pass those same bits). The template takes every type,
+ * on the branch never chosen. */
+template <class T>
+struct is_member_data : std::is_member_object_pointer<
+                            typename std::decay<T>::type>::type {};
+template <class T>
+__attribute__((always_inline)) inline unsigned char member_bits(const T &) {
+  return 0;
+}
+template <class Class, class Member>
+__attribute__((always_inline)) inline
+    typename std::conditional<sizeof(Member Class::*) == 8, unsigned long long,
+                              unsigned int>::type
+    member_bits(Member Class::*member) {
+  typename std::conditional<sizeof(Member Class::*) == 8, unsigned long long,
+                            unsigned int>::type bits = 0;
+  __builtin_memcpy(&bits, &member,
+                   sizeof member < sizeof bits ? sizeof member : sizeof bits);
+  return bits;
+}
 } // namespace detail
 } // namespace xsdt
 #define XSDT_ARG_TRAITS_(x) ::xsdt::detail::arg_traits<decltype((x))>
@@ -101,8 +124,12 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
 #define XSDT_BOOL_AS_BYTE_(x, otherwise)                                       \
   __builtin_choose_expr(::xsdt::detail::is_bool<decltype((x))>::value,         \
                         ::xsdt::detail::bool_byte(x), otherwise)
+#define XSDT_MEMBER_AS_BITS_(x, otherwise)                                     \
+  __builtin_choose_expr(::xsdt::detail::is_member_data<decltype((x))>::value,  \
+                        ::xsdt::detail::member_bits(x), otherwise)
 #else
 #define XSDT_BOOL_AS_BYTE_(x, otherwise) otherwise
+#define XSDT_MEMBER_AS_BITS_(x, otherwise) otherwise
 #endif
 #define XSDT_EXTERN_C_ extern "C"
 #else
@@ -152,6 +179,8 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
       XSDT_ARG_IS_BOOL_(x),                                                    \
       (unsigned char)__builtin_choose_expr(XSDT_ARG_IS_BOOL_(x), (x), 0),      \
       otherwise)
+/* C has no pointer to member. */
+#define XSDT_MEMBER_AS_BITS_(x, otherwise) otherwise
 #define XSDT_EXTERN_C_ extern
 #endif
 
@@ -178,9 +207,12 @@ __attribute__((always_inline)) inline unsigned char bool_byte(bool b) {
  * - a _Bool or bool as an unsigned char of the same value: clang hands a
  *   bool operand over as one bit and leaves the register's other bits as
  *   they were (ppc64el: the spec 1@4 read 0xf9 for a true computed from
- *   -7 & 1).
+ *   -7 & 1);
+ * - (clang, C++) a pointer to data member as the unsigned integer of its
+ *   size that holds its bits: clang 19 refuses it as a register operand.
  * Nothing changes for other arguments. */
-#define XSDT_ARG_PLAIN_(v) XSDT_BOOL_AS_BYTE_(v, ((void)0, (v)))
+#define XSDT_ARG_PLAIN_(v)                                                     \
+  XSDT_BOOL_AS_BYTE_(v, XSDT_MEMBER_AS_BITS_(v, ((void)0, (v))))
 
 /* perf skips an argument whose spec is an immediate ("Skipping unsupported
  * SDT argument", on every arch). -DXSDT_REGISTER_CONSTANTS hands each value
