@@ -183,10 +183,30 @@ class Matching(unittest.TestCase):
         comparison = gate.compare(load_fixture(), candidate)
         self.assertFalse(comparison["compiler_family_in_key"])
         self.assertEqual(comparison["regressions"], [])
-        self.assertEqual(comparison["cells_only_in_baseline"], [])
+        self.assertEqual(comparison["cut_from_baseline"]["cells"], 0)
         code, output = run_gate(load_fixture(), candidate)
         self.assertEqual(code, 0, output)
         self.assertNotIn("same compilers", output)
+
+    def test_a_wider_baseline_is_cut_to_the_candidates_slots(self):
+        # A stored whole matrix (gcc and clang, -O0 and -O2) against one new
+        # compiler at -O2: the gcc cells and the -O0 cell are not compared,
+        # and said in one line; a failure in the candidate's slot still is.
+        baseline = load_fixture()
+        baseline["cells"].update(as_compiler(load_fixture(), "gcc-12", "12.2.0")["cells"])
+        candidate = as_compiler(load_fixture(), "clang-19", "19.1.7")
+        del candidate["cells"][O0.replace("clang-14", "clang-19")]
+        find_test(candidate, O2.replace("clang-14", "clang-19"),
+                  "values/int-widths.test")["code"] = "FAIL"
+        comparison = gate.compare(baseline, candidate)
+        self.assertEqual(comparison["cut_from_baseline"]["cells"], 4)
+        self.assertEqual([(e["slot"][1], e["test"]) for e in comparison["regressions"]],
+                         [("alpha", "values/int-widths.test")])
+        code, output = run_gate(baseline, candidate)
+        self.assertIn("gate: FAIL: 1 regression", output)
+        self.assertIn("not compared: 4 baseline cells", output)
+        self.assertIn("clang-14 1 (1 arches; O0; pie); gcc-12 3 (2 arches; O0,O2; pie)", output)
+        self.assertNotIn("no cell", output)
 
     def test_two_compilers_in_one_slot_are_told_apart_by_family(self):
         document = load_fixture()
