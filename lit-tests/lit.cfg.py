@@ -450,6 +450,23 @@ config.available_features.update({
     "emulated" if toolchain["emulator"] else "native",
     *features,
 })
+# lsan: the compiler links -fsanitize=leak (faults/leaks.test). Asked only
+# where that test can run; a compiler without its sanitizer runtime makes
+# the test UNSUPPORTED with the package named here, not a failed link.
+if not toolchain["emulator"] and link in ("pie", "nopie"):
+    lsan_probe = os.path.join(config.test_exec_root, "lsan-probe")
+    lsan_result = subprocess.run(
+        cc.split() + ["-fsanitize=leak", "-x", "c", "-", "-o", lsan_probe],
+        input="int main(void) { return 0; }\n", capture_output=True, text=True)
+    if lsan_result.returncode == 0:
+        config.available_features.add("lsan")
+    else:
+        version = compiler.split("-")[-1]
+        package = (f"libclang-rt-{version}-dev" if compiler.startswith("clang")
+                   else "liblsan0")
+        lit_config.warning(f"{cc} -fsanitize=leak does not link (install {package}): "
+                           "faults/leaks.test is UNSUPPORTED in this cell")
+
 # The soak tests take minutes: only a run that asks for them has them.
 if params.get("soak") == "1":
     config.available_features.add("soak")

@@ -17,6 +17,9 @@ base=(
   # and gcc-12's cross libraries below, so no other package is needed.
   # All three are in bookworm main (clang-19 as 1:19.1.7-3~deb12u1).
   clang-15 clang-16 clang-19
+  # their sanitizer runtimes (faults/leaks.test; clang-15's are in its
+  # libclang-common-15-dev)
+  libclang-rt-16-dev libclang-rt-19-dev
   # ELF tooling (each arch's binutils, cross compiler and emulator come from
   # its arch.json, below)
   binutils-multiarch libelf-dev
