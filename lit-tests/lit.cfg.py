@@ -466,6 +466,13 @@ if not toolchain["emulator"] and link in ("pie", "nopie"):
                    else "liblsan0")
         lit_config.warning(f"{cc} -fsanitize=leak does not link (install {package}): "
                            "faults/leaks.test is UNSUPPORTED in this cell")
+    # %lsan-symbolizer (an LSAN_OPTIONS entry): the suppressions name
+    # functions, which only a symbolizer resolves; clang 19's runtime finds
+    # none on its own here ("invalid path to external symbolizer") and then
+    # reports what the suppressions cover.
+    config.substitutions.append(
+        ("%lsan-symbolizer",
+         f"external_symbolizer_path={os.path.join(params['llvm_bin'], 'llvm-symbolizer')}"))
 
 # The soak tests take minutes: only a run that asks for them has them.
 if params.get("soak") == "1":
