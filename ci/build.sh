@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages, then configures and builds the host tools
 # into build/ (or $XSDT_BUILD_DIR). Shared by ci/matrix.sh and ci/test.sh.
+# Arguments: the CMake targets to build (default: all).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${XSDT_BUILD_DIR:-$repo/build}
@@ -17,4 +18,4 @@ else
   echo "ci/build.sh: not root; skipping package installation" >&2
 fi
 cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" -j "$(nproc)"
+cmake --build "$build" -j "$(nproc)" ${1:+--target "$@"}
