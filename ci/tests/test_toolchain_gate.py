@@ -208,6 +208,24 @@ class Matching(unittest.TestCase):
         self.assertIn("clang-14 1 (1 arches; O0; pie); gcc-12 3 (2 arches; O0,O2; pie)", output)
         self.assertNotIn("no cell", output)
 
+    def test_an_arch_variant_is_a_slot_of_its_own(self):
+        # armhf's ARM state (clang-14-marm) beside its Thumb cells: a failure
+        # of the variant's candidate cell must meet the variant's baseline,
+        # not vanish behind the base cell of the same arch and family.
+        def with_variant(compiler, version):
+            document = as_compiler(load_fixture(), compiler, version)
+            document["cells"].update(
+                as_compiler(load_fixture(), f"{compiler}-marm", version)["cells"])
+            return document
+        baseline = with_variant("clang-14", "14.0.6")
+        candidate = with_variant("clang-19", "19.1.7")
+        find_test(candidate, "alpha.clang-19-marm.O2.pie",
+                  "values/int-widths.test")["code"] = "FAIL"
+        comparison = gate.compare(baseline, candidate)
+        self.assertEqual([(e["slot"][1], e["test"]) for e in comparison["regressions"]],
+                         [("alpha (marm)", "values/int-widths.test")])
+        self.assertEqual(comparison["cut_from_baseline"]["cells"], 0)
+
     def test_two_compilers_in_one_slot_are_told_apart_by_family(self):
         document = load_fixture()
         gcc = as_compiler(load_fixture(), "gcc-12", "12.2.0")
