@@ -11,10 +11,11 @@ address range is immune to objdump splitting a function at mapping symbols).
 N counts a site of one instruction: where the site holds more NOPs (the
 run of NOP instructions at its note's pc, such as a 1-byte and a 10-byte NOP,
 and the padding its alignment directive puts right before that pc, such as
-riscv64's 2-byte c.nop where a compressed instruction left the pc at 2 mod
+a 2-byte compressed NOP where a compressed instruction left the pc at 2 mod
 4), the bound grows by as many, so that N bounds what the compiler adds
-around it. The padding comes and goes with the function's layout (clang-14
--O3 riscv64: +3 where -O2 is +2): it is the site's, not the compiler's.
+around it. The padding comes and goes with the function's layout (one
+clang-14 cell measured +3 at -O3 where -O2 is +2): it is the site's, not
+the compiler's.
 Prints the counts and, when PROBED adds more than that, both disassemblies
 of the function, and exits 1.
 """
