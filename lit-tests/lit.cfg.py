@@ -461,7 +461,7 @@ if not toolchain["emulator"] and link in ("pie", "nopie"):
     if lsan_result.returncode == 0:
         config.available_features.add("lsan")
     else:
-        version = compiler.split("-")[-1]
+        version = compiler.split("-")[1]  # clang-19, or clang-19-<variant>
         package = (f"libclang-rt-{version}-dev" if compiler.startswith("clang")
                    else "liblsan0")
         lit_config.warning(f"{cc} -fsanitize=leak does not link (install {package}): "
