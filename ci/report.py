@@ -18,6 +18,7 @@ ci/matrix.py calls write_reports() at the end of every run.
 """
 import argparse
 import html
+import json
 import os
 import sys
 
@@ -432,7 +433,7 @@ def md_escape(text):
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def render_markdown(document):
+def render_markdown(document, gate=None):
     rows, columns, grid = build_matrix(document)
     total = totals(document)
     out = ["# xsdt conformance report", ""]
@@ -468,6 +469,8 @@ def render_markdown(document):
             else:
                 line.append(main)
         out.append("| " + " | ".join(line) + " |")
+    if gate:
+        out += [""] + render_markdown_gate(gate)
     consumer_names, consumer_table = consumer_rows(document)
     if consumer_table:
         out += ["", "## Consumers", "",
@@ -573,6 +576,49 @@ CELL_TIME_HEADER = ["cell", "wall s", "setup", "build", "run", "check", "tests",
 TEST_TIME_HEADER = ["test", "cell", "elapsed", "build", "run", "check"]
 
 
+def gate_title(gate):
+    return "Toolchain gate: " + ("PASS" if gate["report"]["passed"] else "FAIL")
+
+
+def render_markdown_gate(gate):
+    """The toolchain gate's table (ci/toolchain-gate --report-dir), as lines:
+    this matrix is its candidate."""
+    parts = gate["report"]
+    out = [f"## {gate_title(gate)}", "", f"**{md_escape(parts['verdict'])}**", ""]
+    out += [f"- {md_escape(line)}" for line in parts["header"]]
+    out += ["", "| change | tests |", "|---|---|"]
+    out += [f"| {md_escape(s['title'])} | {s['count']} |" for s in parts["sections"]]
+    out.append("")
+    for section in parts["sections"]:
+        if section["lines"]:
+            out += [f"{md_escape(section['title'].split(':')[0])}:", "", "```"]
+            out += section["lines"] + ["```", ""]
+    out += [f"- {md_escape(line)}" for line in parts["notes"]]
+    return out
+
+
+def render_html_gate(gate):
+    e = html.escape
+    parts = gate["report"]
+    out = [f"<h2>{e(gate_title(gate))}</h2>",
+           f"<p><span class=\"verdict {'ok' if parts['passed'] else 'failed'}\">"
+           f"{e(parts['verdict'])}</span></p>",
+           "<ul>" + "".join(f"<li>{e(line)}</li>" for line in parts["header"]) + "</ul>",
+           "<table class=\"plain gate\"><tr><th>change</th><th>tests</th></tr>"]
+    for section in parts["sections"]:
+        out.append(f"<tr><td>{e(section['title'])}</td><td class=\"num\">"
+                   f"{section['count']}</td></tr>")
+    out.append("</table>")
+    for section in parts["sections"]:
+        if section["lines"]:
+            out.append(f"<p>{e(section['title'].split(':')[0])}:</p>"
+                       f"<pre>{e(chr(10).join(section['lines']))}</pre>")
+    if parts["notes"]:
+        out.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in parts["notes"])
+                   + "</ul>")
+    return out
+
+
 def render_markdown_time(document):
     """The "Where the time goes" section, as lines."""
     out = ["## Where the time goes", "", md_escape(time_summary(document)), ""]
@@ -651,7 +697,7 @@ pre { background: #f6f6f6; padding: 6px 8px; margin: 4px 0; font-size: 12px;
 """
 
 
-def render_html(document):
+def render_html(document, gate=None):
     e = html.escape
     rows, columns, grid = build_matrix(document)
     total = totals(document)
@@ -713,6 +759,8 @@ def render_html(document):
             out.append(f"<td class=\"cell {css}\"{title}>{text}{note}</td>")
         out.append("</tr>")
     out.append("</tbody></table>")
+    if gate:
+        out += render_html_gate(gate)
 
     consumer_names, consumer_table = consumer_rows(document)
     if consumer_table:
@@ -856,16 +904,28 @@ def render_html_failure(failure, names):
 
 # ------------------------------------------------------------------- output
 
-def write_reports(document, out_dir):
-    """Writes report.md and report.html into out_dir; returns their paths."""
+def write_reports(document, out_dir, gate=None):
+    """Writes report.md and report.html into out_dir; returns their paths.
+    gate: ci/toolchain-gate's JSON when document is its candidate."""
     os.makedirs(out_dir, exist_ok=True)
     paths = []
     for name, render in (("report.md", render_markdown), ("report.html", render_html)):
         path = os.path.join(out_dir, name)
         with open(path, "w", encoding="utf-8") as f:
-            f.write(render(document))
+            f.write(render(document, gate))
         paths.append(path)
     return paths
+
+
+def load_gate(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            gate = json.load(f)
+    except (OSError, ValueError) as error:
+        raise ResultsError(f"cannot read the gate's JSON {path}: {error}")
+    if not isinstance(gate, dict) or not isinstance(gate.get("report"), dict):
+        raise ResultsError(f"{path}: not ci/toolchain-gate --json output (no \"report\")")
+    return gate
 
 
 def main(argv=None):
@@ -874,14 +934,19 @@ def main(argv=None):
     parser.add_argument("results", help="results.json written by ci/matrix.py")
     parser.add_argument("--out-dir", help="where to write report.md and report.html "
                         "(default: beside results.json)")
+    parser.add_argument("--gate", metavar="GATE.json", help="ci/toolchain-gate --json "
+                        "output whose candidate RESULTS is: its table beside the matrix")
     args = parser.parse_args(argv)
     try:
         document = load_results(args.results)
+        gate = None
+        if args.gate:
+            gate = load_gate(args.gate)
     except ResultsError as error:
         print(f"report: {error}", file=sys.stderr)
         return 2
     out_dir = args.out_dir or os.path.dirname(os.path.abspath(args.results))
-    for path in write_reports(document, out_dir):
+    for path in write_reports(document, out_dir, gate):
         print(f"wrote {path}")
     return 0
 

@@ -358,6 +358,24 @@ def with_consumers(document):
     return document
 
 
+class GateTable(unittest.TestCase):
+    def test_a_file_that_is_not_the_gates_json_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "gate.json")
+            with open(path, "w") as f:
+                f.write('{"regressions": []}')
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                code = report.main([fixture_path("results-clang-14.json"), "--out-dir", tmp,
+                                    "--gate", path])
+        self.assertEqual(code, 2)
+        self.assertIn("not ci/toolchain-gate --json output", err.getvalue())
+
+    def test_no_gate_section_without_a_gate(self):
+        self.assertNotIn("Toolchain gate", report.render_markdown(load_fixture()))
+        self.assertNotIn("Toolchain gate", report.render_html(load_fixture()))
+
+
 class Consumers(unittest.TestCase):
     def test_table_per_cell_and_consumer(self):
         names, rows = report.consumer_rows(with_consumers(load_fixture()))

@@ -262,6 +262,37 @@ class Inputs(unittest.TestCase):
         self.assertEqual(written["gate"], "fail")
         self.assertEqual(written["regressions"][0]["test"], "values/int-widths.test")
 
+    def test_report_dir_puts_the_gate_table_beside_the_candidates_matrix(self):
+        candidate = load_fixture()
+        find_test(candidate, O2, "values/int-widths.test")["code"] = "FAIL"
+        with tempfile.TemporaryDirectory() as tmp:
+            code, _ = run_gate(load_fixture(), candidate, "--report-dir", tmp)
+            with open(os.path.join(tmp, "report.md")) as f:
+                markdown = f.read()
+            with open(os.path.join(tmp, "report.html")) as f:
+                html = f.read()
+        self.assertEqual(code, 1)
+        # After the matrix, before the failures: the gate's verdict, its
+        # table of counts and the regression itself.
+        self.assertLess(markdown.index("| xsdt | alpha"), markdown.index("## Toolchain gate: FAIL"))
+        self.assertIn("**gate: FAIL: 1 regression: the candidate may not replace the "
+                      "baseline**", markdown)
+        self.assertIn("| REGRESSIONS: passed in the baseline; fail, vanished or lost their "
+                      "cell in the candidate | 1 |", markdown)
+        self.assertIn("| FIXES: failed in the baseline, pass in the candidate | 0 |", markdown)
+        self.assertIn("xsdt alpha O2.pie  values/int-widths.test: PASS -> FAIL", markdown)
+        self.assertIn("<h2>Toolchain gate: FAIL</h2>", html)
+        self.assertIn("<td class=\"num\">1</td>", html)
+
+    def test_report_of_a_passing_gate(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            code, _ = run_gate(load_fixture(), load_fixture(), "--report-dir", tmp)
+            with open(os.path.join(tmp, "report.md")) as f:
+                markdown = f.read()
+        self.assertEqual(code, 0)
+        self.assertIn("## Toolchain gate: PASS", markdown)
+        self.assertNotIn("REGRESSIONS:\n", markdown)
+
     def test_unknown_toolchain_is_reported_before_any_run(self):
         ran = []
         originals = gate.run_matrix, gate.discover_toolchains

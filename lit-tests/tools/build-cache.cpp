@@ -1,7 +1,8 @@
 // build-cache: compile once, then reuse, for every check of a cell and for
 // every cell that runs the same compile.
 //
-//   build-cache --cache DIR [--deps DIR]... [--log FILE] -- COMMAND... -o OUT
+//   build-cache --cache DIR [--deps DIR]... [--log FILE] [--installed FILE]
+//               -- COMMAND... -o OUT
 //
 // The key (SHA-256) covers the compiler binary (resolved path, size, mtime),
 // every word of the command but OUT, the contents of every file the command
@@ -22,7 +23,12 @@
 // a cell that all build one program that does not compile (a reference
 // implementation's known bug) pay for one failing compile, not one each. Only
 // a compiler that ran and said no is replayed: a compiler killed by a signal
-// or that could not be started is run again next time.
+// or that could not be started is run again next time. A failure may come
+// from a piece the key cannot see (a sanitizer runtime or a library the
+// link looks for, not yet installed), so it is replayed only while the
+// installed packages are unchanged: the failure keeps the size and mtime of
+// the package database (--installed, default /var/lib/dpkg/status), and a
+// package installed since makes the compiler run again.
 //
 // With --log, each build appends its time to the cell's phase log
 // (phase_log.h): "compiled", "failed" (a compile that ran and failed) or
@@ -57,6 +63,7 @@ constexpr int kToolFailure = 125;
 struct Options {
   std::string cache;
   std::string log;
+  std::string installed = "/var/lib/dpkg/status";
   std::vector<std::string> deps;
   std::vector<std::string> command;
   size_t out_index = 0;
@@ -84,16 +91,18 @@ Options parse(int argc, char **argv) {
       o.log = argv[++i];
     else if (arg == "--deps")
       o.deps.emplace_back(argv[++i]);
+    else if (arg == "--installed")
+      o.installed = argv[++i];
     else
       fail("unknown option " + arg +
-           "\nusage: build-cache --cache DIR [--deps DIR]... [--log FILE] -- "
-           "COMMAND... -o OUT");
+           "\nusage: build-cache --cache DIR [--deps DIR]... [--log FILE] "
+           "[--installed FILE] -- COMMAND... -o OUT");
   }
   for (; i < argc; ++i)
     o.command.emplace_back(argv[i]);
   if (o.cache.empty() || o.command.empty())
-    fail("usage: build-cache --cache DIR [--deps DIR]... [--log FILE] -- "
-         "COMMAND... -o OUT");
+    fail("usage: build-cache --cache DIR [--deps DIR]... [--log FILE] "
+         "[--installed FILE] -- COMMAND... -o OUT");
   auto o_flag = std::find(o.command.begin(), o.command.end(), "-o");
   if (o_flag == o.command.end() || o_flag + 1 == o.command.end())
     fail("the compile command needs -o OUT");
@@ -262,13 +271,27 @@ void replay(const std::string &path, FILE *to) {
   fflush(to);
 }
 
-// The exit status of a cached failing compile, if the key has one.
-std::optional<int> cached_failure(const std::string &cached) {
+// What the installed packages were: the package database's size and
+// mtime, "none" without one.
+std::string installed_stamp(const std::string &database) {
+  struct stat st;
+  if (stat(database.c_str(), &st) != 0)
+    return "none";
+  return std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) +
+         "." + std::to_string(st.st_mtim.tv_nsec);
+}
+
+// The exit status of a cached failing compile, if the key has one that
+// failed with the packages installed now.
+std::optional<int> cached_failure(const std::string &cached,
+                                  const std::string &stamp) {
   FILE *f = fopen((cached + ".failed").c_str(), "r");
   if (!f)
     return std::nullopt;
   int status = 0;
-  bool ok = fscanf(f, "%d", &status) == 1 && status > 0;
+  char then[128] = "";
+  bool ok =
+      fscanf(f, "%d %127s", &status, then) == 2 && status > 0 && stamp == then;
   fclose(f);
   return ok ? std::optional(status) : std::nullopt;
 }
@@ -316,7 +339,8 @@ int main(int argc, char **argv) {
   if (lock < 0 || flock(lock, LOCK_EX) != 0)
     fail("cannot lock " + cached + ".lock: " + strerror(errno));
   const char *outcome = "cached";
-  std::optional<int> failure = cached_failure(cached);
+  const std::string stamp = installed_stamp(o.installed);
+  std::optional<int> failure = cached_failure(cached, stamp);
   if (!failure && !is_regular_file(cached)) {
     std::vector<std::string> command = o.command;
     std::string tmp = cached + ".tmp." + std::to_string(getpid());
@@ -327,7 +351,8 @@ int main(int argc, char **argv) {
       replay(saved_out, stdout);
       replay(saved_err, stderr);
       if (result.replayable)
-        store_text(cached + ".failed", std::to_string(result.status) + "\n");
+        store_text(cached + ".failed",
+                   std::to_string(result.status) + " " + stamp + "\n");
       log("failed");
       return result.status;
     }
