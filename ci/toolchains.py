@@ -72,6 +72,13 @@ PROBE_OUTPUT = {"c": "xsdt-toolchain-ok c", "c++": "xsdt-toolchain-ok c++"}
 
 # ------------------------------------------------------------------ arches
 
+def cell_files(directories):
+    """The toolchain JSONs (one cell's toolchain each, as CMake writes them
+    into build/cells) of these directories, sorted."""
+    return sorted(path for directory in directories
+                  for path in glob.glob(os.path.join(directory, "*.json")))
+
+
 def arch_file(repo, arch):
     """The path of arches/<arch>/arch.json."""
     return os.path.join(repo, "arches", arch, "arch.json")

@@ -39,6 +39,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "ci"))
 sys.dont_write_bytecode = True
 import arch_facts  # noqa: E402
+import toolchains  # noqa: E402
 SOURCE = os.path.join(REPO, "conformance", "codegen", "cost.c")
 CASES = [(1, "six_register_args", "6 register args"),
          (2, "one_global_arg", "1 global"),
@@ -137,9 +138,13 @@ def build(toolchain, includes, case, opt, out):
     return subprocess.run(command, capture_output=True, text=True)
 
 
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--build-dir", default=os.path.join(REPO, "build"))
+    parser.add_argument("--cells-dir", action="append", metavar="DIR",
+                        help="toolchains to measure: the *.json of DIR (repeatable; "
+                        "default BUILD_DIR/cells)")
     parser.add_argument("--opt", default="-O2")
     parser.add_argument("--check", type=int, metavar="N",
                         help="fail when xsdt adds more than N instructions for register "
@@ -164,7 +169,8 @@ def main():
         shutil.copy(os.path.join(os.path.dirname(find_sys_sdt()), name), stap)
 
     rows, violations, unbounded, known = [], [], [], []
-    for path in sorted(glob.glob(os.path.join(args.build_dir, "cells", "*.json"))):
+    for path in toolchains.cell_files(
+            args.cells_dir or [os.path.join(args.build_dir, "cells")]):
         with open(path) as f:
             toolchain = json.load(f)
         arch = toolchain["arch"]

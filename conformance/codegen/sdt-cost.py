@@ -52,7 +52,6 @@ conditional branch on it: the functions are meant to be straight-line).
 import argparse
 import collections
 import fnmatch
-import glob
 import json
 import os
 import re
@@ -66,6 +65,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "ci"))
 sys.dont_write_bytecode = True
 import arch_facts  # noqa: E402
+import toolchains  # noqa: E402
 
 SOURCE = os.path.join(REPO, "conformance", "codegen", "sdt-cost.c")
 
@@ -418,10 +418,14 @@ def describe(diff):
     return " ".join(fmt(added, "+") + fmt(removed, "−")) or "="
 
 
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build-dir", default=os.path.join(REPO, "build"))
+    parser.add_argument("--cells-dir", action="append", metavar="DIR",
+                        help="toolchains to measure: the *.json of DIR (repeatable; "
+                        "default BUILD_DIR/cells)")
     parser.add_argument("--opt", default="-O2")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when a bound in the description is exceeded")
@@ -446,7 +450,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="xsdt-sdt-cost-")
     rows, violations, errors, known = [], [], [], []
     try:
-        for path in sorted(glob.glob(os.path.join(args.build_dir, "cells", "*.json"))):
+        for path in toolchains.cell_files(
+                args.cells_dir or [os.path.join(args.build_dir, "cells")]):
             with open(path) as f:
                 toolchain = json.load(f)
             name = toolchain["name"]
