@@ -22,7 +22,7 @@ SDT_PROBE_DEFINE1(jd, c, f, hit, "long");
 
 #define THREADS 4
 #define BUFFERS "2"
-#define HITS 10           /* per thread */
+#define HITS 10              /* per thread */
 #define RECORDS_PER_BUFFER 2 /* 64 / (16 + 8) */
 
 JT_NOIPA void fire_hit(long value) { SDT_PROBE1(jd, c, f, hit, value); }
@@ -97,8 +97,8 @@ int main(int argc, char **argv) {
     printf("usage: consumer-drops jump|trap\n");
     return 2;
   }
-  xsdt_mode mode = strcmp(argv[1], "jump") == 0 ? XSDT_MODE_JUMP
-                                                : XSDT_MODE_TRAP;
+  xsdt_mode mode =
+      strcmp(argv[1], "jump") == 0 ? XSDT_MODE_JUMP : XSDT_MODE_TRAP;
   xsdt_hdl *h = xsdt_open(XSDT_VERSION, NULL);
   RT_CHECK(h != NULL);
   if (!h)
