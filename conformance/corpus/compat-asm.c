@@ -7,8 +7,14 @@
 
 volatile int src_int = -42;
 volatile long src_long = 123456;
+volatile struct memory_values {
+  int8_t m8;
+  uint16_t m16;
+  int32_t m32;
+  uint64_t m64;
+} memory_values = {-0x5b, 0x1234, -0x12345678, 0x0123456789abcdefULL};
 
-/* 6 probes: 0 + 4 + 3 + 2 + 1 + 0 = 10 arguments. */
+/* 7 probes: 0 + 4 + 3 + 2 + 1 + 4 + 0 = 14 arguments. */
 __attribute__((noinline)) long probes(int i, long l, const char *p) {
   signed char c = (signed char)(i * 3);
   unsigned short us = (unsigned short)(i + 70000);
@@ -50,6 +56,30 @@ __attribute__((noinline)) long probes(int i, long l, const char *p) {
                              : STAP_PROBE_ASM_OPERANDS(1, pinned));
       } while (0),
       compat_asm, pinned, l * 2);
+  /* Written argument text with memory operands ("m": the compiler prints
+   * each object's address in the arch's syntax, 2(%r10) on s390x, [x19, 2]
+   * on aarch64). STAP_PROBE_ASM_OPERANDS takes registers, and some arches'
+   * compilers never pick memory for a probe argument at -O2, so this is
+   * where every cell reads 1, 2, 4 and 8 bytes of memory in its own byte
+   * order. Each value's bytes all differ: a read in the wrong order or
+   * width gives another value. The objects are reached through a pointer
+   * in a callee-saved register that every spec grammar names (left to
+   * itself, gcc addresses stack objects from r11 in Thumb code, which a
+   * portable spec cannot name). */
+  ORACLE_GENERATED(
+      do {
+        COMPAT_GP1(volatile struct memory_values *, base) = &memory_values;
+        /* Hidden from the optimizer: it would address the global itself
+         * (memory_values(%rip), @GOTOFF), which is no portable spec. */
+        __asm__ __volatile__("" : "+r"(base));
+        __asm__ __volatile__(STAP_PROBE_ASM(compat_asm, memory,
+                                            -1@%0 2@%1 -4@%2 8@%3)
+                             :
+                             : "m"(base->m8), "m"(base->m16), "m"(base->m32),
+                               "m"(base->m64));
+      } while (0),
+      compat_asm, memory, memory_values.m8, memory_values.m16,
+      memory_values.m32, memory_values.m64);
   ORACLE_GENERATED(
       __asm__ __volatile__(STAP_PROBE_ASM(compat_asm, no_operands,
                                           STAP_PROBE_ASM_TEMPLATE(0))
