@@ -1,0 +1,76 @@
+"""ci/mutate's generated list on a made-up tree (nothing is run)."""
+import os
+import tempfile
+import unittest
+
+from helpers import load_script
+
+mutate = load_script("mutate", "mutate")
+
+
+def write(root, relative, text):
+    path = os.path.join(root, relative)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+class LineMutations(unittest.TestCase):
+    def test_each_operator_and_constant_once(self):
+        self.assertEqual(mutate.line_mutations("  if (a == b && n < 4) return true;"), [
+            ("  if (a != b && n < 4) return true;", "== -> !="),
+            ("  if (a == b && n <= 4) return true;", "< -> <="),
+            ("  if (a == b || n < 4) return true;", "&& -> ||"),
+            ("  if (a == b && n < 4) return false;", "true -> false"),
+            ("  if (a == b && n < 5) return true;", "4 -> 5")])
+
+    def test_comments_strings_and_directives_are_left_alone(self):
+        self.assertEqual(mutate.line_mutations("// a == b"), [])
+        self.assertEqual(mutate.line_mutations("#define N 4"), [])
+        self.assertEqual(mutate.line_mutations('  f("a == b", 4);'), [])
+        self.assertEqual(mutate.line_mutations("  x = y;  // 4 == 4"), [])
+
+    def test_names_holding_true_or_digits_are_not_changed(self):
+        self.assertEqual(mutate.line_mutations("  untrue_x = r12;"), [])
+
+
+class Generated(unittest.TestCase):
+    def tree(self, root):
+        for arch in ("alpha", "beta"):
+            write(root, f"arches/{arch}/arch.json", "{}")
+        write(root, "arches/alpha/descriptor.cpp", "int f(int a) {\n  return a + 1;\n}\n")
+        write(root, "sdt/runtime/src/patcher.cpp",
+              "bool g(int a) {\n  return a == 2;\n}\nbool h(int a) {\n  return a == 2;\n}\n")
+
+    def test_sampled_from_unique_lines_with_the_arch_of_their_file(self):
+        with tempfile.TemporaryDirectory() as root:
+            self.tree(root)
+            mutants, candidates = mutate.generated_mutants(root, 100, seed=1)
+        # descriptor.cpp: "+ -> -" and "1 -> 2"; patcher.cpp's lines occur
+        # twice, so none of them is a candidate.
+        self.assertEqual(candidates, 2)
+        self.assertEqual(sorted(m["why"] for m in mutants.values()),
+                         ["generated: line 2: + -> -", "generated: line 2: 1 -> 2"])
+        for m in mutants.values():
+            self.assertEqual(m["arches"], ["alpha"])
+            self.assertEqual(m["group"], "generated")
+            self.assertEqual(m["find"], "  return a + 1;")
+
+    def test_the_same_seed_gives_the_same_sample(self):
+        with tempfile.TemporaryDirectory() as root:
+            self.tree(root)
+            write(root, "sdt/argspec/argeval.cpp", "int e(int s) {\n  if (s == 4) return 1;\n}\n")
+            first, _ = mutate.generated_mutants(root, 2, seed=7)
+            second, _ = mutate.generated_mutants(root, 2, seed=7)
+        self.assertEqual(first, second)
+        self.assertEqual(len(first), 2)
+
+    def test_host_tool_sources(self):
+        self.assertTrue(mutate.is_host_tool_source("sdt/argspec/argeval.cpp"))
+        self.assertTrue(mutate.is_host_tool_source("arches/alpha/descriptor.cpp"))
+        self.assertFalse(mutate.is_host_tool_source("arches/alpha/runtime/machdep.cpp"))
+        self.assertFalse(mutate.is_host_tool_source("sdt/runtime/src/patcher.cpp"))
+
+
+if __name__ == "__main__":
+    unittest.main()
