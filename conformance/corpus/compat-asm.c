@@ -57,15 +57,15 @@ __attribute__((noinline)) long probes(int i, long l, const char *p) {
       } while (0),
       compat_asm, pinned, l * 2);
   /* Written argument text with memory operands ("m": the compiler prints
-   * each object's address in the arch's syntax, 2(%r10) on s390x, [x19, 2]
-   * on aarch64). STAP_PROBE_ASM_OPERANDS takes registers, and some arches'
-   * compilers never pick memory for a probe argument at -O2, so this is
+   * each object's address in the arch's own syntax). STAP_PROBE_ASM_OPERANDS
+   * takes registers, and some arches' compilers never pick memory for a
+   * probe argument at -O2, so this is
    * where every cell reads 1, 2, 4 and 8 bytes of memory in its own byte
    * order. Each value's bytes all differ: a read in the wrong order or
    * width gives another value. The objects are reached through a pointer
    * in a callee-saved register that every spec grammar names (left to
-   * itself, gcc addresses stack objects from r11 in Thumb code, which a
-   * portable spec cannot name). */
+   * itself, a compiler may address stack objects from a frame register
+   * that no portable spec names). */
   ORACLE_GENERATED(
       do {
         COMPAT_GP1(volatile struct memory_values *, base) = &memory_values;

@@ -1,9 +1,9 @@
 // The code patcher on its own (patch.h): a site that straddles two pages.
-// Only arches whose site is wider than its alignment can have one (x86,
-// s390x), and no compiler puts one there on demand, so the site is laid
-// out by hand in an anonymous mapping: half of it at the end of the first
-// page, half at the start of the second. Every byte of the site changes, so
-// both pages must be made writable and given their protection back.
+// Only arches whose site is wider than its alignment can have one, and no
+// compiler puts one there on demand, so the site is laid out by hand in an
+// anonymous mapping: half of it at the end of the first page, half at the
+// start of the second. Every byte of the site changes, so both pages must be
+// made writable and given their protection back.
 #include "patch.h"
 
 #include <gtest/gtest.h>
