@@ -208,6 +208,28 @@ class Matching(unittest.TestCase):
         self.assertIn("clang-14 1 (1 arches; O0; pie); gcc-12 3 (2 arches; O0,O2; pie)", output)
         self.assertNotIn("no cell", output)
 
+    def test_a_baseline_of_every_test_is_cut_to_the_candidates_filter(self):
+        # The conformance tests' cells (every test) against a candidate that
+        # ran a slice (--filter 'specs/|values/'): the tests outside the
+        # slice are not compared, and counted in one line; a regression
+        # inside it still fails the gate.
+        candidate = as_compiler(load_fixture(), "clang-19", "19.1.7")
+        candidate["options"]["filter"] = "specs/|values/"
+        for cell in candidate["cells"].values():
+            cell["tests"] = [t for t in cell["tests"]
+                             if t["name"].startswith(("specs/", "values/"))]
+        comparison = gate.compare(load_fixture(), candidate)
+        self.assertEqual(comparison["regressions"], [])
+        self.assertEqual(comparison["cut_by_filter"], {"filter": "specs/|values/", "tests": 4})
+        code, output = run_gate(load_fixture(), candidate)
+        self.assertEqual(code, 0, output)
+        self.assertIn("not compared: 4 baseline tests outside the candidate's lit --filter "
+                      "'specs/|values/'", output)
+        find_test(candidate, O2.replace("clang-14", "clang-19"),
+                  "specs/lone-globals.test")["code"] = "FAIL"
+        code, output = run_gate(load_fixture(), candidate)
+        self.assertIn("gate: FAIL: 1 regression", output)
+
     def test_an_arch_variant_is_a_slot_of_its_own(self):
         # armhf's ARM state (clang-14-marm) beside its Thumb cells: a failure
         # of the variant's candidate cell must meet the variant's baseline,
@@ -319,6 +341,67 @@ class Inputs(unittest.TestCase):
         self.assertEqual(gate.resolve_toolchain("clang-19", found), ["--compiler", "clang-19"])
         self.assertEqual(gate.resolve_toolchain("clang-19-beta", found),
                          ["--compiler", "clang-19", "--arch", "beta"])
+
+    def test_reuse_takes_the_baselines_cells_from_results_of_this_tree(self):
+        # The ctest gate reuses the clang-14 conformance tests' cells (every
+        # test, every opt) and runs only the candidate.
+        code, ran, output = self.run_with_reuse(load_fixture())
+        self.assertEqual(ran, ["candidate"])
+        self.assertEqual(code, 0, output)
+        self.assertIn("toolchain-gate: baseline: 2 cells reused from 1 results.json", output)
+        self.assertIn("not compared: 2 baseline tests outside the candidate's lit --filter "
+                      "'specs/|values/'", output)
+
+    def test_reuse_of_another_tree_or_of_too_few_cells_runs_the_baseline(self):
+        other_commit = load_fixture()
+        other_commit["source"]["commit"] = "f" * 40
+        code, ran, output = self.run_with_reuse(other_commit)
+        self.assertEqual(ran, ["baseline", "candidate"])
+        self.assertIn("is not of this tree", output)
+        lacking = load_fixture()
+        del lacking["cells"]["beta.clang-14.O2.pie"]
+        code, ran, output = self.run_with_reuse(lacking)
+        self.assertEqual(ran, ["baseline", "candidate"])
+        self.assertIn("the --reuse files lack 1 of its 2 cells (xsdt.beta.clang-14.-O2.pie)",
+                      output)
+
+    def run_with_reuse(self, reused):
+        """main() with --reuse of `reused` (a document of this tree's commit
+        unless it says otherwise); the matrix runs are recorded, the
+        candidate's is the fixture as clang-19 at --filter 'specs/|values/'."""
+        import matrix
+        ran = []
+        with tempfile.TemporaryDirectory() as tmp:
+            candidate = as_compiler(load_fixture(), "clang-19", "19.1.7")
+            candidate["options"]["filter"] = "specs/|values/"
+            del candidate["cells"]["alpha.clang-19.O0.pie"]  # it ran -O2 only
+            for cell in candidate["cells"].values():
+                cell["tests"] = [t for t in cell["tests"]
+                                 if t["name"].startswith(("specs/", "values/"))]
+            reuse, candidate_path, baseline_path = write_documents(
+                tmp, [("reuse.json", reused), ("candidate.json", candidate),
+                      ("baseline.json", load_fixture())])
+
+            def run_matrix(side, toolchains, args):
+                ran.append(side)
+                return candidate_path if side == "candidate" else baseline_path
+            originals = (gate.run_matrix, gate.discover_toolchains, matrix.source_state)
+            gate.run_matrix = run_matrix
+            gate.discover_toolchains = lambda args: [
+                {"name": f"{compiler}-{arch}", "compiler": compiler, "arch": arch}
+                for compiler in ("clang-14", "clang-19") for arch in ("alpha", "beta")]
+            matrix.source_state = lambda: dict(load_fixture()["source"])
+            out = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+                    code = gate.main(["--build-dir", tmp, "--reuse", reuse,
+                                      "--baseline-toolchain", "clang-14",
+                                      "--candidate-toolchain", "clang-19", "--impl", "xsdt",
+                                      "--opt=-O2", "--link", "pie",
+                                      "--filter", "specs/|values/"])
+            finally:
+                gate.run_matrix, gate.discover_toolchains, matrix.source_state = originals
+        return code, ran, out.getvalue()
 
     def test_a_side_given_twice_is_a_usage_error(self):
         with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
