@@ -52,6 +52,18 @@ TEST(Armhf, BareRegisters) {
   EXPECT_TRUE(has(violation("-8@r4", kArm), "register pair"));
 }
 
+// DWARF numbers of the VFP registers, from the ABI ("DWARF for the Arm
+// Architecture", register names table): d0..d31 are 256..287 and s0..s31
+// the older 64..95. Tools read a register by this number (xsdt-inspect's
+// JSON, a DWARF consumer), so a table one off names another register.
+TEST(Armhf, VfpRegistersHaveTheAbisDwarfNumbers) {
+  EXPECT_EQ(must_parse("8f@d0", kArm).base->dwarf, 256);
+  EXPECT_EQ(must_parse("8f@d8", kArm).base->dwarf, 264);
+  EXPECT_EQ(must_parse("8f@d31", kArm).base->dwarf, 287);
+  EXPECT_EQ(must_parse("4f@s0", kArm).base->dwarf, 64);
+  EXPECT_EQ(must_parse("4f@s31", kArm).base->dwarf, 95);
+}
+
 TEST(Armhf, Memory) {
   ArgLocation bare = must_parse("-4@[r1]", kArm);
   EXPECT_FALSE(bare.has_displacement);
@@ -89,8 +101,8 @@ TEST(Armhf, Errors) {
     const char *token;
   };
   for (Case c : {Case{"4@[r16]", "r16"}, Case{"4@[s0, #4]", "s0"},
-                 Case{"4@[r0, r1, lsr #1]", "lsr"}, Case{"4@[r0, #4",
-                 ""}, Case{"4@[r0, r1, lsl #5]", "5"}}) {
+                 Case{"4@[r0, r1, lsr #1]", "lsr"}, Case{"4@[r0, #4", ""},
+                 Case{"4@[r0, r1, lsl #5]", "5"}}) {
     ParseError e = must_fail(c.spec, kArm);
     EXPECT_EQ(e.token, c.token) << c.spec << ": " << e.to_string();
   }

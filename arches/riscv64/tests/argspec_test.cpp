@@ -115,5 +115,16 @@ TEST(Riscv64, GdbExpressions) {
   EXPECT_EQ(e.position, 5u);
 }
 
+// DWARF numbers of the floating-point registers, from the ABI (RISC-V
+// ELF psABI, "DWARF Register Numbers"): f0..f31 are 32..63, by number or
+// by ABI name.
+TEST(RiscV64, FloatRegistersHaveTheAbisDwarfNumbers) {
+  EXPECT_EQ(must_parse("8f@f0", kRv).base->dwarf, 32);
+  EXPECT_EQ(must_parse("8f@ft0", kRv).base->dwarf, 32);
+  EXPECT_EQ(must_parse("8f@fa0", kRv).base->dwarf, 42);
+  EXPECT_EQ(must_parse("8f@fs11", kRv).base->dwarf, 59);
+  EXPECT_EQ(must_parse("8f@f31", kRv).base->dwarf, 63);
+}
+
 } // namespace
 } // namespace xsdt

@@ -292,5 +292,16 @@ TEST(X86_64, GdbExpressionErrors) {
   }
 }
 
+// DWARF numbers of the vector registers, from the ABI (System V AMD64
+// psABI, "DWARF Register Number Mapping"): xmm0..xmm15 are 17..32 and
+// xmm16..xmm31 67..82. A table one off names another register to every
+// tool that reads the number (xsdt-inspect's JSON).
+TEST(X86_64, VectorRegistersHaveTheAbisDwarfNumbers) {
+  EXPECT_EQ(must_parse("8f@%xmm0", kX64).base->dwarf, 17);
+  EXPECT_EQ(must_parse("8f@%xmm15", kX64).base->dwarf, 32);
+  EXPECT_EQ(must_parse("8f@%xmm16", kX64).base->dwarf, 67);
+  EXPECT_EQ(must_parse("8f@%xmm31", kX64).base->dwarf, 82);
+}
+
 } // namespace
 } // namespace xsdt
