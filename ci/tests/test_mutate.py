@@ -28,10 +28,33 @@ class LineMutations(unittest.TestCase):
         self.assertEqual(mutate.line_mutations("// a == b"), [])
         self.assertEqual(mutate.line_mutations("#define N 4"), [])
         self.assertEqual(mutate.line_mutations('  f("a == b", 4);'), [])
-        self.assertEqual(mutate.line_mutations("  x = y;  // 4 == 4"), [])
+        self.assertEqual(mutate.line_mutations("  x = y;  // 4 == 4"),
+                         [("  ;", "statement dropped")])
+
+    def test_swapped_operands_and_arguments(self):
+        self.assertEqual(mutate.line_mutations("  return end - start;"), [
+            ("  return end + start;", "- -> +"),
+            ("  return start - end;", "operands of - swapped: start, end")])
+        self.assertIn(("  copy(src, dst);", "arguments swapped: src, dst"),
+                      mutate.line_mutations("  copy(dst, src);"))
+
+    def test_a_statement_of_its_own_is_dropped_never_a_declaration_or_return(self):
+        for statement in ("  x = y;", "  n += 4;", "  count++;",
+                          "  flush_icache(a, n);", "  t.push_back(x);"):
+            self.assertIn(("  ;", "statement dropped"), mutate.line_mutations(statement),
+                          statement)
+        for kept in ("  int x = 4;", "  return f(x);", "  const auto v = g();",
+                     "  std::size_t n = 0;", "  if (a) f(b);", "  f(a,", "  } else {"):
+            self.assertNotIn(("  ;", "statement dropped"),
+                             [(r.strip() and "  ;", c) for r, c in mutate.line_mutations(kept)],
+                             kept)
+        # The end of a statement that began on the line before.
+        self.assertEqual(mutate.line_mutations("      reg.full_name;", "  return a &&"), [])
+        self.assertIn(("  ;", "statement dropped"), mutate.line_mutations("  x = y;", "  if (a)"))
 
     def test_names_holding_true_or_digits_are_not_changed(self):
-        self.assertEqual(mutate.line_mutations("  untrue_x = r12;"), [])
+        self.assertEqual(mutate.line_mutations("  untrue_x = r12;"),
+                         [("  ;", "statement dropped")])
 
 
 class Generated(unittest.TestCase):

@@ -357,7 +357,7 @@ class Inputs(unittest.TestCase):
         other_commit["source"]["commit"] = "f" * 40
         code, ran, output = self.run_with_reuse(other_commit)
         self.assertEqual(ran, ["baseline", "candidate"])
-        self.assertIn("is not of this tree", output)
+        self.assertIn(f"ran from {'f' * 40}, not 0123456789abcdef", output)
         lacking = load_fixture()
         del lacking["cells"]["beta.clang-14.O2.pie"]
         code, ran, output = self.run_with_reuse(lacking)

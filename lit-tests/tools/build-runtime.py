@@ -11,7 +11,9 @@ directories its arch.json "shares"), and its machine-dependent part
 (arches/ARCH/runtime/*.cpp), with the cell's C++ compiler and flags, into one
 static archive, and prints the archive's path. The archive is cached under
 --cache by the content of the command lines and of every source and header
-involved, so every cell of one toolchain and code model shares it.
+involved, so every cell of one toolchain and code model shares it; each
+object too (by the command line, every header and its source), so that a
+changed source (ci/mutate's mutants) recompiles that file alone.
 Concurrent builds of the same key wait for the first (flock on the key), so
 two cells that start together build it once.
 """
@@ -81,33 +83,50 @@ def main() -> int:
         base.append("-Wno-restrict")
     base += args.flag + includes
 
-    key = hashlib.sha256()
-    key.update(("\0".join(base + [args.ar])).encode())
-    for path in srcs + headers(repo, args.arch):
-        key.update(os.path.relpath(path, repo).encode() + b"\0")
-        with open(path, "rb") as f:
-            key.update(f.read())
+    def digest(paths, *extra):
+        key = hashlib.sha256()
+        key.update(("\0".join(base + list(extra))).encode())
+        for path in paths:
+            key.update(os.path.relpath(path, repo).encode() + b"\0")
+            with open(path, "rb") as f:
+                key.update(f.read())
+        return key
+
+    key = digest(srcs + headers(repo, args.arch), args.ar)
+    header_digest = digest(headers(repo, args.arch)).hexdigest()
+    object_keys = [digest([src], header_digest).hexdigest()[:32] for src in srcs]
     os.makedirs(args.cache, exist_ok=True)
     archive = os.path.join(args.cache, f"libxsdt-{key.hexdigest()[:32]}.a")
     with open(archive + ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not os.path.exists(archive):
-            status = build(args, srcs, base, archive)
+            status = build(args, srcs, base, archive, object_keys)
             if status:
                 return status
     print(archive)
     return 0
 
 
-def build(args, srcs, base, archive):
-    """Compiles srcs in parallel and archives them as `archive`."""
+def build(args, srcs, base, archive, object_keys):
+    """Compiles srcs in parallel (each object cached under its key) and
+    archives them as `archive`."""
+    objects = os.path.join(args.cache, "objects")
+    os.makedirs(objects, exist_ok=True)
     work = tempfile.mkdtemp(dir=args.cache, prefix=".rt-")
     try:
         def compile_one(i_src):
             i, src = i_src
+            cached = os.path.join(objects, f"{object_keys[i]}-{os.path.basename(src)}.o")
             obj = os.path.join(work, f"{i:02d}-{os.path.basename(src)}.o")
             cmd = base + ["-c", src, "-o", obj]
+            if os.path.exists(cached):
+                shutil.copyfile(cached, obj)
+                return obj, cmd, subprocess.CompletedProcess(cmd, 0, "", "")
             result = subprocess.run(cmd, capture_output=True, text=True)
+            if result.returncode == 0:
+                partial = f"{cached}.{os.getpid()}.{i}.tmp"
+                shutil.copyfile(obj, partial)
+                os.replace(partial, cached)
             return obj, cmd, result
 
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:

@@ -1,6 +1,6 @@
 # lit configuration of the tests of the conformance suite's native tools
-# (lit-tests/tools: build-cache, run-once, notes-table). Their header
-# comments are the specification these tests check.
+# (lit-tests/tools: build-cache, run-once, notes-table, build-runtime.py).
+# Their header comments are the specification these tests check.
 #
 # Parameters (lit --param NAME=VALUE; lit-tests/tools/CMakeLists.txt passes
 # them, ctest -R lit-tools):
@@ -22,6 +22,7 @@
 # does not load it.
 import os
 import shutil
+import sys
 
 import lit.formats
 
@@ -65,6 +66,8 @@ config.substitutions += [
     ("%build-cache", os.path.join(tools, "build-cache")),
     ("%run-once", os.path.join(tools, "run-once")),
     ("%notes-table", os.path.join(tools, "notes-table")),
+    # libxsdt's per-cell build (a script, run from the source tree).
+    ("%build-runtime", f"{sys.executable} {repo}/lit-tests/tools/build-runtime.py"),
     ("%expect-exit", f"sh {expect_exit}"),
     # The stand-ins of Inputs/, whose header comments say what they do.
     ("%fake-cc", f"sh {inputs}/fake-cc.sh"),
