@@ -88,6 +88,18 @@ class Generated(unittest.TestCase):
         self.assertEqual(first, second)
         self.assertEqual(len(first), 2)
 
+    def test_a_small_sample_has_a_mutant_of_every_file(self):
+        with tempfile.TemporaryDirectory() as root:
+            self.tree(root)
+            write(root, "sdt/argspec/argeval.cpp",
+                  "int e(int s) {\n  if (s == 4 && s < 9 && s > 1) return 1;\n}\n")
+            for seed in range(10):
+                mutants, candidates = mutate.generated_mutants(root, 2, seed=seed)
+                self.assertEqual(candidates, 2 + 9)
+                self.assertEqual(sorted(m["file"] for m in mutants.values()),
+                                 ["arches/alpha/descriptor.cpp", "sdt/argspec/argeval.cpp"],
+                                 f"seed {seed}")
+
     def test_host_tool_sources(self):
         self.assertTrue(mutate.is_host_tool_source("sdt/argspec/argeval.cpp"))
         self.assertTrue(mutate.is_host_tool_source("arches/alpha/descriptor.cpp"))
