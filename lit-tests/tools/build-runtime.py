@@ -92,8 +92,9 @@ def main() -> int:
                 key.update(f.read())
         return key
 
-    key = digest(srcs + headers(repo, args.arch), args.ar)
-    header_digest = digest(headers(repo, args.arch)).hexdigest()
+    hdrs = headers(repo, args.arch)
+    key = digest(srcs + hdrs, args.ar)
+    header_digest = digest(hdrs).hexdigest()
     object_keys = [digest([src], header_digest).hexdigest()[:32] for src in srcs]
     os.makedirs(args.cache, exist_ok=True)
     archive = os.path.join(args.cache, f"libxsdt-{key.hexdigest()[:32]}.a")
