@@ -181,10 +181,8 @@ TEST(AArch64, PerfForms) {
 // the Arm 64-bit Architecture"): v0..v31 are 64..95, whatever the view
 // (q, d, s, h, b name parts of the same register).
 TEST(AArch64, VectorRegistersHaveTheAbisDwarfNumbers) {
-  EXPECT_EQ(must_parse("8f@v0", kA64).base->dwarf, 64);
-  EXPECT_EQ(must_parse("8f@d8", kA64).base->dwarf, 72);
-  EXPECT_EQ(must_parse("4f@s31", kA64).base->dwarf, 95);
-  EXPECT_EQ(must_parse("8f@q17", kA64).base->dwarf, 81);
+  tests::expect_dwarf_numbers(
+      kA64, {{"8f@v0", 64}, {"8f@d8", 72}, {"4f@s31", 95}, {"8f@q17", 81}});
 }
 
 } // namespace

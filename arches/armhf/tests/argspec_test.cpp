@@ -57,11 +57,11 @@ TEST(Armhf, BareRegisters) {
 // the older 64..95. Tools read a register by this number (xsdt-inspect's
 // JSON, a DWARF consumer), so a table one off names another register.
 TEST(Armhf, VfpRegistersHaveTheAbisDwarfNumbers) {
-  EXPECT_EQ(must_parse("8f@d0", kArm).base->dwarf, 256);
-  EXPECT_EQ(must_parse("8f@d8", kArm).base->dwarf, 264);
-  EXPECT_EQ(must_parse("8f@d31", kArm).base->dwarf, 287);
-  EXPECT_EQ(must_parse("4f@s0", kArm).base->dwarf, 64);
-  EXPECT_EQ(must_parse("4f@s31", kArm).base->dwarf, 95);
+  tests::expect_dwarf_numbers(kArm, {{"8f@d0", 256},
+                                     {"8f@d8", 264},
+                                     {"8f@d31", 287},
+                                     {"4f@s0", 64},
+                                     {"4f@s31", 95}});
 }
 
 TEST(Armhf, Memory) {

@@ -98,8 +98,7 @@ TEST(I386, GdbExpressions) {
 // DWARF numbers of the vector registers, from the ABI (System V i386
 // psABI, "DWARF Register Number Mapping"): xmm0..xmm7 are 21..28.
 TEST(I386, VectorRegistersHaveTheAbisDwarfNumbers) {
-  EXPECT_EQ(must_parse("8f@%xmm0", kI386).base->dwarf, 21);
-  EXPECT_EQ(must_parse("8f@%xmm7", kI386).base->dwarf, 28);
+  tests::expect_dwarf_numbers(kI386, {{"8f@%xmm0", 21}, {"8f@%xmm7", 28}});
 }
 
 } // namespace

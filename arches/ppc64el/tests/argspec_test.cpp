@@ -116,8 +116,7 @@ TEST(Ppc64el, PerfForms) {
 // DWARF numbers of the floating-point registers, from the ABI (64-bit
 // ELF V2 ABI, "DWARF Register Number Mapping"): f0..f31 are 32..63.
 TEST(Ppc64el, FloatRegistersHaveTheAbisDwarfNumbers) {
-  EXPECT_EQ(must_parse("8f@f0", kPpc).base->dwarf, 32);
-  EXPECT_EQ(must_parse("8f@f31", kPpc).base->dwarf, 63);
+  tests::expect_dwarf_numbers(kPpc, {{"8f@f0", 32}, {"8f@f31", 63}});
 }
 
 } // namespace

@@ -119,11 +119,11 @@ TEST(Riscv64, GdbExpressions) {
 // ELF psABI, "DWARF Register Numbers"): f0..f31 are 32..63, by number or
 // by ABI name.
 TEST(RiscV64, FloatRegistersHaveTheAbisDwarfNumbers) {
-  EXPECT_EQ(must_parse("8f@f0", kRv).base->dwarf, 32);
-  EXPECT_EQ(must_parse("8f@ft0", kRv).base->dwarf, 32);
-  EXPECT_EQ(must_parse("8f@fa0", kRv).base->dwarf, 42);
-  EXPECT_EQ(must_parse("8f@fs11", kRv).base->dwarf, 59);
-  EXPECT_EQ(must_parse("8f@f31", kRv).base->dwarf, 63);
+  tests::expect_dwarf_numbers(kRv, {{"8f@f0", 32},
+                                    {"8f@ft0", 32},
+                                    {"8f@fa0", 42},
+                                    {"8f@fs11", 59},
+                                    {"8f@f31", 63}});
 }
 
 } // namespace

@@ -297,10 +297,10 @@ TEST(X86_64, GdbExpressionErrors) {
 // xmm16..xmm31 67..82. A table one off names another register to every
 // tool that reads the number (xsdt-inspect's JSON).
 TEST(X86_64, VectorRegistersHaveTheAbisDwarfNumbers) {
-  EXPECT_EQ(must_parse("8f@%xmm0", kX64).base->dwarf, 17);
-  EXPECT_EQ(must_parse("8f@%xmm15", kX64).base->dwarf, 32);
-  EXPECT_EQ(must_parse("8f@%xmm16", kX64).base->dwarf, 67);
-  EXPECT_EQ(must_parse("8f@%xmm31", kX64).base->dwarf, 82);
+  tests::expect_dwarf_numbers(kX64, {{"8f@%xmm0", 17},
+                                     {"8f@%xmm15", 32},
+                                     {"8f@%xmm16", 67},
+                                     {"8f@%xmm31", 82}});
 }
 
 } // namespace

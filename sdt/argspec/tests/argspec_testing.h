@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -52,6 +53,24 @@ inline std::string violation(std::string_view spec, Arch arch) {
     return "<parse error>";
   }
   return portability_violation(r.value(), arch).value_or("");
+}
+
+// Each register spec names the register whose DWARF number the ABI gives
+// (a table written from the ABI document, not from the descriptor).
+struct DwarfNumber {
+  const char *spec;
+  int dwarf;
+};
+inline void expect_dwarf_numbers(Arch arch,
+                                 std::initializer_list<DwarfNumber> table) {
+  for (const DwarfNumber &row : table) {
+    const ArgLocation loc = must_parse(row.spec, arch);
+    if (!loc.base) {
+      ADD_FAILURE() << row.spec << " has no base register";
+      continue;
+    }
+    EXPECT_EQ(loc.base->dwarf, row.dwarf) << row.spec;
+  }
 }
 
 inline bool has(const std::string &text, std::string_view part) {
