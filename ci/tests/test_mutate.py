@@ -100,6 +100,32 @@ class Generated(unittest.TestCase):
                                  ["arches/alpha/descriptor.cpp", "sdt/argspec/argeval.cpp"],
                                  f"seed {seed}")
 
+    def test_an_equivalent_one_is_marked_with_its_reason(self):
+        with tempfile.TemporaryDirectory() as root:
+            self.tree(root)
+            equivalent = {("arches/alpha/descriptor.cpp", "  return a + 1;",
+                           "  return a + 2;"): "made up"}
+            mutants, _ = mutate.generated_mutants(root, 100, seed=1, equivalent=equivalent)
+        marked = {m["replace"]: m.get("equivalent") for m in mutants.values()}
+        self.assertEqual(marked, {"  return a + 2;": "made up", "  return a - 1;": None})
+
+    def test_an_equivalent_entry_that_went_stale_is_a_problem(self):
+        with tempfile.TemporaryDirectory() as root:
+            self.tree(root)
+            file = "arches/alpha/descriptor.cpp"
+            self.assertEqual(mutate.check_equivalent({(file, "  return a + 1;",
+                                                       "  return a - 1;"): "x"}, root), [])
+            problems = mutate.check_equivalent({
+                (file, "  return a + 7;", "  return a - 7;"): "line gone",
+                (file, "  return a + 1;", "  return a * 1;"): "not a generated change",
+                ("sdt/runtime/src/patcher.cpp", "  return a == 2;", "  return a != 2;"): "twice",
+                ("arches/beta/descriptor.cpp", "x", "y"): "no file"}, root)
+        self.assertEqual(len(problems), 4, problems)
+        self.assertIn("occurs 0 times", problems[0])
+        self.assertIn("is not a generated change", problems[1])
+        self.assertIn("occurs 2 times", problems[2])
+        self.assertIn("no file arches/beta/descriptor.cpp", problems[3])
+
     def test_host_tool_sources(self):
         self.assertTrue(mutate.is_host_tool_source("sdt/argspec/argeval.cpp"))
         self.assertTrue(mutate.is_host_tool_source("arches/alpha/descriptor.cpp"))
