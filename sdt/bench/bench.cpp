@@ -37,14 +37,7 @@
 #include <string_view>
 #include <vector>
 
-// The baselines must stay real calls: gcc's noipa also stops the
-// interprocedural analyses that could find the body empty and drop the call
-// or specialise (clone) it, and clone a probed function into two sites.
-#if defined(__clang__)
-#define XSDT_BENCH_OPAQUE __attribute__((noinline))
-#else
-#define XSDT_BENCH_OPAQUE __attribute__((noipa))
-#endif
+#include "opaque.h"
 
 // SDT(9) probes of this program. Their ids are xsdt_bench:xsdt-bench:F:N
 // (an empty module is the object's file name).

@@ -55,11 +55,7 @@
 #include <thread>
 #include <vector>
 
-#if defined(__clang__)
-#define XSDT_BENCH_OPAQUE __attribute__((noinline))
-#else
-#define XSDT_BENCH_OPAQUE __attribute__((noipa))
-#endif
+#include "opaque.h"
 
 SDT_PROVIDER_DEFINE(xsdt_sdt);
 SDT_PROBE_DEFINE2(xsdt_sdt, , site, args1, "long", "char *");

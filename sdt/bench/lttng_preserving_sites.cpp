@@ -13,12 +13,7 @@ SDT_PROBE_DEFINE2(xsdt_sdt, , site, args1p, "long", "char *");
 SDT_PROBE_DEFINE5(xsdt_sdt, , site, args4p, "long", "long", "long", "long",
                   "char *");
 
-// noipa where the compiler has it: see XSDT_BENCH_OPAQUE in lttng_bench.cpp.
-#if defined(__clang__)
-#define XSDT_BENCH_OPAQUE __attribute__((noinline))
-#else
-#define XSDT_BENCH_OPAQUE __attribute__((noipa))
-#endif
+#include "opaque.h"
 
 XSDT_BENCH_OPAQUE long sdt1_preserving(long a0, const char *s) {
   SDT_PROBE2(xsdt_sdt, , site, args1p, a0, s);
