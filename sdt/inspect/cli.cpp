@@ -71,30 +71,15 @@ public:
   }
 };
 
-CheckGroups parse_groups(const std::string &list) {
-  CheckGroups groups{false, false, false, false, false};
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    std::size_t comma = list.find(',', start);
-    std::string name = list.substr(start, comma - start);
-    if (name == "notes")
-      groups.notes = true;
-    else if (name == "sites")
-      groups.sites = true;
-    else if (name == "specs")
-      groups.specs = true;
-    else if (name == "sdt")
-      groups.sdt = true;
-    else if (name == "consumers")
-      groups.consumers = true;
-    else
-      throw UsageError{"unknown check group '" + name +
-                       "' (notes, sites, specs, sdt, consumers)"};
-    if (comma == std::string::npos)
-      break;
-    start = comma + 1;
-  }
-  return groups;
+const std::vector<std::string> kCheckGroupNames = {"notes", "sites", "specs",
+                                                   "sdt", "consumers"};
+
+CheckGroups groups_named(const std::vector<std::string> &names) {
+  auto named = [&](const char *group) {
+    return std::find(names.begin(), names.end(), group) != names.end();
+  };
+  return CheckGroups{named("notes"), named("sites"), named("specs"),
+                     named("sdt"), named("consumers")};
 }
 
 // The words CLI11 left over in `command` (or at the top level, `command`
@@ -122,9 +107,11 @@ std::vector<std::string> leftovers(const CLI::App &app,
 } // namespace
 
 std::string usage_text() {
-  return std::string("usage: ") + kSynopsis +
-         "\nGROUP: notes, sites, specs, sdt, consumers\nARCH: " +
-         arch_names_text() +
+  std::string groups;
+  for (const std::string &name : kCheckGroupNames)
+    groups += (groups.empty() ? "" : ", ") + name;
+  return std::string("usage: ") + kSynopsis + "\nGROUP: " + groups +
+         "\nARCH: " + arch_names_text() +
          "\nexit: 0 ok, 1 violations or a bad spec, 2 usage or unreadable "
          "input\n";
 }
@@ -201,7 +188,7 @@ CommandLine parse_command_line(const std::vector<std::string> &args) {
   list->footer("Exit status: 0 listed; 2 a usage error or unreadable FILE.");
 
   std::vector<std::string> check_files;
-  std::string only;
+  std::vector<std::string> only;
   CLI::App *check = add_command(
       "check", "check FILE... for probes a tracer cannot use",
       "xsdt-inspect check FILE... [--only=GROUP,...] "
@@ -226,8 +213,10 @@ CommandLine parse_command_line(const std::vector<std::string> &args) {
               wrap("A relocatable object (.o) can only be checked with "
                    "--only=specs.",
                    kWidth))
-      ->type_name("GROUP,...")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+      ->option_text("GROUP,...")
+      ->delimiter(',')
+      ->check(CLI::IsMember(kCheckGroupNames))
+      ->allow_extra_args(false);
   check
       ->add_option("--ignore-provider", o.ignored_providers,
                    wrap("leave out the stapsdt probes of provider NAME (such "
@@ -316,7 +305,7 @@ CommandLine parse_command_line(const std::vector<std::string> &args) {
       o.files = check_files;
       o.files.insert(o.files.end(), extra.begin(), extra.end());
       if (check->count("--only"))
-        o.groups = parse_groups(only);
+        o.groups = groups_named(only);
       if (o.files.empty())
         throw UsageError{"expected at least one FILE"};
     } else {
