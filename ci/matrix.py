@@ -179,7 +179,7 @@ def cell_cache_key(impl, toolchain, opt, link, args):
         "lit": tree_digest(args.lit), "filecheck": binary_identity(
             os.path.join(args.llvm_bin, "FileCheck")),
         "filter": args.filter, "shard": [args.num_shards, args.run_shard],
-        "soak": args.soak, "run_limit": args.run_limit,
+        "soak": args.soak, "run_limit": args.run_limit, "max_failures": args.max_failures,
         "max_processes_per_test": args.max_processes_per_test,
         # The live consumers trace through this machine's kernel.
         "kernel": platform.release(),
@@ -240,6 +240,8 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
         command += ["--param", "soak=1"]
     if args.run_limit:
         command += ["--param", f"run_limit={args.run_limit:g}"]
+    if args.max_failures:
+        command += ["--max-failures", str(args.max_failures)]
     command.append(os.path.join(REPO, "lit-tests"))
     if os.path.exists(out_json):
         os.unlink(out_json)
@@ -813,6 +815,9 @@ def main():
                         help="kill a test program still running after SECONDS, "
                         "failing its test (ci/mutate: a mutant that makes a test "
                         "spin forever)")
+    parser.add_argument("--max-failures", type=int, metavar="N",
+                        help="stop each cell's tests after N failures (ci/mutate: "
+                        "one failing test kills a mutant; the rest need not run)")
     parser.add_argument("--no-tests-exit", type=int, metavar="CODE",
                         help="exit CODE instead of 1 when the only failure is that no "
                         "selected test applies to any cell (a skip, e.g. for ctest's "

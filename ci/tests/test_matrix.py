@@ -109,7 +109,8 @@ class KnownBugCheck(unittest.TestCase):
 
 
 class CacheKey(unittest.TestCase):
-    def key(self, repo_file_text, opt="-O2", tool_text="run-once", soak=False):
+    def key(self, repo_file_text, opt="-O2", tool_text="run-once", soak=False,
+            max_failures=None):
         with tempfile.TemporaryDirectory() as tmp:
             inspect = os.path.join(tmp, "inspect")
             with open(inspect, "w") as f:
@@ -122,6 +123,7 @@ class CacheKey(unittest.TestCase):
                                       llvm_bin=tmp, tools=tmp,
                                       filter=None, num_shards=None, run_shard=None,
                                       soak=soak, run_limit=None,
+                                      max_failures=max_failures,
                                       max_processes_per_test=None)
             return matrix.cell_cache_key(XSDT, toolchain("gcc-12"), opt, "pie", args)
 
@@ -132,6 +134,8 @@ class CacheKey(unittest.TestCase):
         self.assertNotEqual(self.key("a"), self.key("a", tool_text="rebuilt"))
         # A soak run has tests that a run without --soak leaves out.
         self.assertNotEqual(self.key("a"), self.key("a", soak=True))
+        # A cell stopped at its first failure ran fewer tests.
+        self.assertNotEqual(self.key("a"), self.key("a", max_failures=1))
 
 
 class Parallelism(unittest.TestCase):
