@@ -126,6 +126,14 @@ class Generated(unittest.TestCase):
         self.assertIn("occurs 2 times", problems[2])
         self.assertIn("no file arches/beta/descriptor.cpp", problems[3])
 
+    def test_unit_tests_are_the_generic_ones_and_the_arch_own(self):
+        with tempfile.TemporaryDirectory() as root:
+            self.tree(root)
+            write(root, "arches/alpha/tests/jump_test.cpp", "")
+            self.assertEqual(mutate.unit_tests(root, "alpha"),
+                             list(mutate.GENERIC_UNIT_TESTS) + ["xsdt_arch_alpha_test"])
+            self.assertEqual(mutate.unit_tests(root, "beta"), list(mutate.GENERIC_UNIT_TESTS))
+
     def test_host_tool_sources(self):
         self.assertTrue(mutate.is_host_tool_source("sdt/argspec/argeval.cpp"))
         self.assertTrue(mutate.is_host_tool_source("arches/alpha/descriptor.cpp"))

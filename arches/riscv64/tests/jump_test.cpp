@@ -1,0 +1,16 @@
+// The reach of the riscv64 jump: jal (imm20, in halfwords) reaches
+// -1 MiB .. +1 MiB - 2 from the jump itself (RISC-V unprivileged ISA,
+// 2.5.1); the jump replaces the 4-byte nop only.
+#include "jump_testing.h"
+
+namespace xsdt {
+namespace {
+
+TEST(Riscv64, JumpReach) {
+  tests::expect_jump_reach(
+      *parse_arch("riscv64"), "4-byte nop",
+      {-(std::int64_t{1} << 20), (std::int64_t{1} << 20) - 2, 2});
+}
+
+} // namespace
+} // namespace xsdt

@@ -1,0 +1,67 @@
+// The reach of an arch's SDT(9) jump, for each arch's tests in
+// arches/<arch>/tests/: the farthest targets back and forward that its ISA
+// manual gives for the branch (written there, not read from the
+// descriptor) are encoded and decode back, and one step beyond either end,
+// or off the branch's alignment, is refused. A jump that reached less
+// would leave sites in trap mode for no reason; one that reached more would
+// branch to the wrong place.
+#ifndef XSDT_ARGSPEC_TESTS_JUMP_TESTING_H
+#define XSDT_ARGSPEC_TESTS_JUMP_TESTING_H
+
+#include "xsdt/arch_port.h"
+#include "xsdt/arch_registry.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace xsdt::tests {
+
+// Offsets of the target from the site's own address (the ISA's PC bias,
+// such as ARM's +8, already added by whoever writes the table).
+struct JumpReach {
+  std::int64_t farthest_back;    // the lowest target - site
+  std::int64_t farthest_forward; // the highest target - site
+  std::int64_t alignment;        // target - site is a multiple of this
+};
+
+inline void expect_jump_reach(Arch arch, std::string_view encoding,
+                              JumpReach reach,
+                              std::uint64_t site = std::uint64_t{1} << 40) {
+  const ArchDescriptor &d = arch.descriptor();
+  const SiteEncoding *e = nullptr;
+  for (const SiteEncoding &candidate : d.site_encodings)
+    if (candidate.what == encoding)
+      e = &candidate;
+  ASSERT_NE(e, nullptr) << "no site encoding \"" << encoding << "\"";
+  auto at = [&](std::int64_t offset) {
+    return site + static_cast<std::uint64_t>(offset);
+  };
+  unsigned char jump[16];
+  for (std::int64_t offset : {reach.farthest_back, reach.farthest_forward}) {
+    std::memset(jump, 0, sizeof jump);
+    ASSERT_TRUE(d.encode_jump_of(*e, site, at(offset), jump))
+        << encoding << ": a jump by " << offset << " is refused";
+    std::uint64_t target = 0;
+    EXPECT_TRUE(d.decode_jump_of(*e, site, jump, &target))
+        << encoding << ": the jump by " << offset << " does not decode";
+    EXPECT_EQ(target, at(offset))
+        << encoding << ": the jump by " << offset << " decodes to "
+        << static_cast<std::int64_t>(target - site);
+  }
+  for (std::int64_t offset : {reach.farthest_back - reach.alignment,
+                              reach.farthest_forward + reach.alignment})
+    EXPECT_FALSE(d.encode_jump_of(*e, site, at(offset), jump))
+        << encoding << ": a jump by " << offset << " is out of reach";
+  for (std::int64_t misalign = 1; misalign < reach.alignment; ++misalign)
+    EXPECT_FALSE(
+        d.encode_jump_of(*e, site, at(reach.alignment + misalign), jump))
+        << encoding << ": a jump by " << reach.alignment + misalign
+        << " is off the " << reach.alignment << "-byte alignment";
+}
+
+} // namespace xsdt::tests
+
+#endif
