@@ -18,6 +18,7 @@
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -473,6 +474,42 @@ if not toolchain["emulator"] and link in ("pie", "nopie"):
     config.substitutions.append(
         ("%lsan-symbolizer",
          f"external_symbolizer_path={os.path.join(params['llvm_bin'], 'llvm-symbolizer')}"))
+
+# asan: the compiler links -fsanitize=address (runtime/asan-*.test: the
+# hit paths under AddressSanitizer, natively and under QEMU where the
+# sanitizer's runtime starts there: arch.json's emulated trait
+# qemu-asan-fails says where it does not). Asked only in the cells those
+# tests run in: -O2, PIE (libxsdt's own build does not depend on the cell's
+# opt level or link mode); a compiler without the sanitizer's runtime makes
+# them UNSUPPORTED with the reason noted, never a failed test.
+# %asan-build-rt builds libxsdt with the sanitizer into the cell's
+# %asan-rt (cached by content like %xsdt-rt).
+if opt == "-O2" and link == "pie":
+    asan_probe = os.path.join(config.test_exec_root, "asan-probe")
+    asan_result = subprocess.run(
+        cc.split() + ["-fsanitize=address", "-x", "c", "-", "-o", asan_probe],
+        input="int main(void) { return 0; }\n", capture_output=True, text=True)
+    if asan_result.returncode == 0:
+        config.available_features.add("asan")
+    else:
+        lit_config.note(f"{cc} does not link -fsanitize=address" + (
+            " (Debian ships clang's sanitizer runtimes for the host arch only)"
+            if compiler.startswith("clang") and toolchain["emulator"] else
+            f": {asan_result.stderr.strip()[-200:]}") + ": runtime/asan-*.test UNSUPPORTED")
+    # Leaks are faults/leaks.test's (with the suppressions of what libxsdt
+    # keeps on purpose); here a report is a bad access.
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
+    asan_archive = os.path.join(config.test_exec_root, "libxsdt-asan.a")
+    # -O1: at -O0, gcc 12's sanitizer globals name COMDAT sections that the
+    # link discards (".LASANPC... referenced in discarded section" on
+    # ppc64el, riscv64, s390x).
+    asan_flags = ["-O1", "-fsanitize=address"] + rt_pic
+    config.substitutions += [
+        ("%asan-build-rt", shlex.join(
+            rt_command[:rt_command.index("--flag=-O2")]
+            + [f"--flag={f}" for f in asan_flags] + ["--output", asan_archive])),
+        ("%asan-rt", f"-fsanitize=address {asan_archive} -lstdc++ -lm -lpthread"),
+    ]
 
 # The soak tests take minutes: only a run that asks for them has them.
 if params.get("soak") == "1":

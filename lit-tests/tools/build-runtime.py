@@ -3,13 +3,14 @@
 
 Usage: build-runtime.py --repo DIR --arch ARCH --cache DIR --ar AR
                         --cxx "COMPILER [TARGET FLAG]" [--flag F]...
+                        [--output ARCHIVE]
 
 Compiles what libxsdt is made of for one arch, as sdt/runtime/CMakeLists.txt
 does: sdt/runtime/src/*.cpp, the generic arg-spec sources (sdt/argspec/*.cpp),
 the arch's descriptor and grammar (arches/ARCH/*.cpp, and those of the
 directories its arch.json "shares"), and its machine-dependent part
 (arches/ARCH/runtime/*.cpp), with the cell's C++ compiler and flags, into one
-static archive, and prints the archive's path. The archive is cached under
+static archive, and prints the archive's path (--output: copies it there too). The archive is cached under
 --cache by the content of the command lines and of every source and header
 involved, so every cell of one toolchain and code model shares it; each
 object too (by the command line, every header and its source), so that a
@@ -66,6 +67,8 @@ def main() -> int:
     parser.add_argument("--ar", default="ar")
     parser.add_argument("--flag", action="append", default=[])
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--output", help="also copy the archive here (a test's own "
+                        "runtime, such as one built with a sanitizer)")
     args = parser.parse_args()
 
     repo = os.path.abspath(args.repo)
@@ -104,6 +107,10 @@ def main() -> int:
             status = build(args, srcs, base, archive, object_keys)
             if status:
                 return status
+    if args.output:
+        partial = f"{args.output}.{os.getpid()}.tmp"
+        shutil.copyfile(archive, partial)
+        os.replace(partial, args.output)
     print(archive)
     return 0
 

@@ -26,12 +26,21 @@
  * to the same rule as the syscall's: each patched site covered by a call
  * made after its new bytes were in place.
  *
+ * With the syscall, the runtime calls nothing else: no __clear_cache (a
+ * second flush of every site). "syscall-fails": the wrapper fails the flush
+ * syscall (ENOSYS, as a kernel or emulator without it), and the runtime must
+ * fall back to the compiler's builtin, whose library call (libgcc's
+ * __clear_cache, or glibc's __riscv_flush_icache where gcc calls that) the
+ * program wraps too and holds to the same rule: every patched site covered.
+ *
  * The program writes "xsdt-mark: ..." lines to stderr around enable and
  * disable, for cache-flush-strace.test to place QEMU's -strace output.
- * Usage: cache-flush */
+ * Usage: cache-flush [syscall-fails] */
 #include "jump-test.h"
 
+#include <errno.h>
 #include <stdarg.h>
+#include <string.h>
 
 SDT_PROVIDER_DEFINE(jf);
 SDT_PROBE_DEFINE1(jf, c, f, a, "int");
@@ -92,15 +101,53 @@ static void record_flush(uintptr_t start, uintptr_t end, unsigned long flags) {
 }
 #endif
 
+static int flush_syscall_fails; /* "syscall-fails" */
+
+static void library_flush(void *begin, void *end, unsigned long flags);
+#ifdef WATCH_FLUSHES
+static int library_flushes; /* calls of the builtin's library call */
+
+/* Whether the builtin's library calls are the flushes that must cover the
+ * sites: where the runtime flushes through it, or falls back to it. */
+static int library_call_flushes(void) {
+#ifdef TRAIT_ICACHE_FLUSH_LIBGCC
+  return 1;
+#else
+  return flush_syscall_fails;
+#endif
+}
+
+static void library_flush(void *begin, void *end, unsigned long flags) {
+  if (watching)
+    ++library_flushes;
+  if (library_call_flushes())
+    record_flush((uintptr_t)begin, (uintptr_t)end, flags);
+}
+#else
+static void library_flush(void *begin, void *end, unsigned long flags) {
+  (void)begin, (void)end, (void)flags;
+}
+#endif
+
 /* Every arch: a runtime that falls back to __clear_cache (armhf, riscv64)
  * or uses nothing else (aarch64) links against this wrapper. */
 void __real___clear_cache(char *begin, char *end);
 void __wrap___clear_cache(char *begin, char *end);
 void __wrap___clear_cache(char *begin, char *end) {
-#ifdef TRAIT_ICACHE_FLUSH_LIBGCC
-  record_flush((uintptr_t)begin, (uintptr_t)end, 0);
-#endif
+  library_flush(begin, end, 0);
   __real___clear_cache(begin, end);
+}
+
+/* gcc's builtin calls glibc's __riscv_flush_icache instead where glibc has
+ * it; elsewhere nothing calls it, and the weak reference stays null. */
+int __real___riscv_flush_icache(void *begin, void *end, unsigned long flags)
+    __attribute__((weak));
+int __wrap___riscv_flush_icache(void *begin, void *end, unsigned long flags);
+int __wrap___riscv_flush_icache(void *begin, void *end, unsigned long flags) {
+  library_flush(begin, end, flags);
+  return __real___riscv_flush_icache
+             ? __real___riscv_flush_icache(begin, end, flags)
+             : 0;
 }
 
 long __wrap_syscall(long number, ...) {
@@ -111,6 +158,10 @@ long __wrap_syscall(long number, ...) {
     a[i] = va_arg(ap, long);
   va_end(ap);
 #ifdef TRAIT_ICACHE_FLUSH_SYSCALL
+  if (number == EXPECT_ICACHE_FLUSH_SYSCALL && flush_syscall_fails) {
+    errno = ENOSYS;
+    return -1;
+  }
   if (number == EXPECT_ICACHE_FLUSH_SYSCALL)
     record_flush((uintptr_t)a[0], (uintptr_t)a[1], (unsigned long)a[2]);
 #endif
@@ -140,7 +191,8 @@ static int unflushed_sites(const char *what) {
 }
 #endif
 
-int main(void) {
+int main(int argc, char **argv) {
+  flush_syscall_fails = argc > 1 && strcmp(argv[1], "syscall-fails") == 0;
   jt_list_sites("jf:", &sites);
   RT_CHECK(sites.n >= NPROBES);
   if (sites.n < NPROBES)
@@ -202,7 +254,12 @@ int main(void) {
 #endif
 #ifdef WATCH_FLUSHES
 #ifdef TRAIT_ICACHE_FLUSH_SYSCALL
-  const char *flush_kind = "syscall";
+  const char *flush_kind = flush_syscall_fails ? "fallback (syscall failing)" : "syscall";
+  if (!flush_syscall_fails) {
+    /* The syscall flushed every site: a library call would flush again. */
+    printf("library flush calls: %d\n", library_flushes);
+    RT_CHECK(library_flushes == 0);
+  }
 #else
   const char *flush_kind = "__clear_cache";
 #endif
