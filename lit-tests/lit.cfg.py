@@ -451,15 +451,20 @@ config.available_features.update({
     "emulated" if toolchain["emulator"] else "native",
     *features,
 })
+def links_sanitizer(sanitizer):
+    """The compiler's result of linking an empty program with
+    -fsanitize=SANITIZER (a missing runtime is a failed link)."""
+    return subprocess.run(
+        cc.split() + [f"-fsanitize={sanitizer}", "-x", "c", "-", "-o",
+                      os.path.join(config.test_exec_root, f"{sanitizer}-probe")],
+        input="int main(void) { return 0; }\n", capture_output=True, text=True)
+
+
 # lsan: the compiler links -fsanitize=leak (faults/leaks.test). Asked only
 # where that test can run; a compiler without its sanitizer runtime makes
 # the test UNSUPPORTED with the package named here, not a failed link.
 if not toolchain["emulator"] and link in ("pie", "nopie"):
-    lsan_probe = os.path.join(config.test_exec_root, "lsan-probe")
-    lsan_result = subprocess.run(
-        cc.split() + ["-fsanitize=leak", "-x", "c", "-", "-o", lsan_probe],
-        input="int main(void) { return 0; }\n", capture_output=True, text=True)
-    if lsan_result.returncode == 0:
+    if links_sanitizer("leak").returncode == 0:
         config.available_features.add("lsan")
     else:
         version = compiler.split("-")[1]  # clang-19, or clang-19-<variant>
@@ -485,10 +490,7 @@ if not toolchain["emulator"] and link in ("pie", "nopie"):
 # %asan-build-rt builds libxsdt with the sanitizer into the cell's
 # %asan-rt (cached by content like %xsdt-rt).
 if opt == "-O2" and link == "pie":
-    asan_probe = os.path.join(config.test_exec_root, "asan-probe")
-    asan_result = subprocess.run(
-        cc.split() + ["-fsanitize=address", "-x", "c", "-", "-o", asan_probe],
-        input="int main(void) { return 0; }\n", capture_output=True, text=True)
+    asan_result = links_sanitizer("address")
     if asan_result.returncode == 0:
         config.available_features.add("asan")
     else:
