@@ -1,6 +1,8 @@
 // libxsdt machine-dependent part for 64-bit little-endian POWER.
 #include "machdep.h"
 
+#include "cache_blocks.h"
+
 #include <ucontext.h>
 
 extern const xsdt::ArchDescriptor xsdt_arch_ppc64el;
@@ -38,12 +40,12 @@ void fill_registers(const void *ucp, RegisterFile *regs) {
 // more than once, never less.
 void flush_icache(void *addr, std::size_t n) {
   constexpr std::uintptr_t kBlock = 32;
-  const auto begin = reinterpret_cast<std::uintptr_t>(addr) & ~(kBlock - 1);
-  const auto end = reinterpret_cast<std::uintptr_t>(addr) + n;
-  for (std::uintptr_t p = begin; p < end; p += kBlock)
+  const auto blocks =
+      cache_blocks(reinterpret_cast<std::uintptr_t>(addr), n, kBlock);
+  for (std::uintptr_t p = blocks.first; p < blocks.end; p += kBlock)
     __asm__ volatile("dcbst 0,%0" : : "r"(p) : "memory");
   __asm__ volatile("sync" : : : "memory");
-  for (std::uintptr_t p = begin; p < end; p += kBlock)
+  for (std::uintptr_t p = blocks.first; p < blocks.end; p += kBlock)
     __asm__ volatile("icbi 0,%0" : : "r"(p) : "memory");
   __asm__ volatile("sync\n\tisync" : : : "memory");
 }
