@@ -12,6 +12,12 @@
  * the probes keep their state (a failed enable: nothing fires; a failed disable: every
  * probe still fires).
  *
+ * Every byte stored must reach instruction fetch: a refused restore (after
+ * the sites were written) writes each page run twice, the new bytes and
+ * then the old ones put back, and each pass is flushed; a refused
+ * make-writable writes nothing and flushes nothing. Each call prints the
+ * flushes it made (xsdt_get_patch_stats).
+ *
  * "sticky": every restoring mprotect from the first one on is refused.
  * The sites must still get their old bytes back (the pages are writable),
  * the call fails with XSDT_ERR_PROTECT, and the pages stay writable, since
@@ -82,6 +88,12 @@ static int fire(void) {
 
 static struct jt_sites sites;
 
+static uint64_t flushes_so_far(void) {
+  xsdt_patch_stats stats;
+  xsdt_get_patch_stats(&stats);
+  return stats.icache_flushes;
+}
+
 /* One call with the k-th mprotect refused; prints its result and what it
  * left. `state` is what every site must still be listed as. */
 static void faulty(const char *what, int k, int runs, xsdt_mode mode,
@@ -89,10 +101,12 @@ static void faulty(const char *what, int k, int runs, xsdt_mode mode,
   struct ft_state before;
   xsdt_error err;
   ft_capture(&before, &sites);
+  const uint64_t flushed_before = flushes_so_far();
   refuse_call(k);
   int r = what[0] == 'e' ? xsdt_sdt_enable("fm:::", mode, on_hit, NULL, &err)
                          : xsdt_sdt_disable("fm:::", &err);
   refuse_call(0);
+  const uint64_t flushes = flushes_so_far() - flushed_before;
   char label[96];
   snprintf(label, sizeof label, "%s, mprotect #%d refused (%s)", what, k,
            k <= runs ? "make writable" : "restore");
@@ -104,7 +118,9 @@ static void faulty(const char *what, int k, int runs, xsdt_mode mode,
   int fired = fire();
   printf("  sites as before: %s, state as before: %s, hits %d\n",
          changed ? "NO" : "yes", wrong_state ? "NO" : "yes", fired);
+  printf("  page runs flushed: %llu\n", (unsigned long long)flushes);
   RT_CHECK(changed == 0 && wrong_state == 0);
+  RT_CHECK(flushes == (uint64_t)(k <= runs ? 0 : 2 * runs));
   RT_CHECK(fired == (state ? NPROBES : 0));
 }
 
@@ -129,10 +145,12 @@ int main(int argc, char **argv) {
     /* Every restore refused: the sites are put back, the pages cannot be. */
     struct ft_state before;
     ft_capture(&before, &sites);
+    const uint64_t flushed_before = flushes_so_far();
     sticky = 1;
     refuse_call(runs + 1);
     int r = xsdt_sdt_enable("fm:::", mode, on_hit, NULL, &err);
     refuse_call(0);
+    const uint64_t flushes = flushes_so_far() - flushed_before;
     ft_print_result("enable, every restore refused", r, &err);
     RT_CHECK(r == -1 && err.code == XSDT_ERR_PROTECT);
     int nop = 0, writable = 0;
@@ -145,6 +163,8 @@ int main(int argc, char **argv) {
     printf("  sites at their NOP: %s, pages left writable: %s, hits %d\n",
            nop == sites.n ? "all" : "NOT ALL", writable == sites.n ? "all" : "not all",
            fire());
+    printf("  page runs flushed: %llu\n", (unsigned long long)flushes);
+    RT_CHECK(flushes == (uint64_t)(2 * runs));
     RT_CHECK(ft_not_in_state("fm:", 0) == 0);
     sticky = 0;
   } else {
