@@ -31,9 +31,10 @@
 #define COMPAT_REG_DOUBLE2 "v9"
 #define COMPAT_REG_FLOAT "s10"
 #elif defined(__riscv)
+/* ra (x1): the lowest register a ucontext copy must take (x0 reads 0). */
 #define COMPAT_REG_GP1 "s1"
 #define COMPAT_REG_GP2 "s11"
-#define COMPAT_REG_GP3 "s2"
+#define COMPAT_REG_GP3 "ra"
 #define COMPAT_REG_DOUBLE "fs0"
 #define COMPAT_REG_DOUBLE2 "fs2"
 #define COMPAT_REG_FLOAT "fs1"
