@@ -88,6 +88,22 @@ def matches(value, patterns):
     return not patterns or any(fnmatch.fnmatchcase(value, p) for p in patterns)
 
 
+# The tests whose checks a cell's link mode cannot change: what the headers
+# accept and emit at compile time (compat/, sdt-api/) and what xsdt-dtrace
+# makes of a provider file (dtrace/). The ctest preset runs them in the PIE
+# cells only, leaving CI's time to the checks of linked programs (notes,
+# values, consumers, the runtime); the default and full presets run them in
+# every cell. Matched against lit's "<suite> :: <path>" names.
+LINK_INDEPENDENT_TESTS = r":: (compat|dtrace|sdt-api)/"
+
+
+def preset_filter_out(preset, link):
+    """The lit --filter-out of a preset's cell in one link mode, or None."""
+    if preset == "ctest" and link != "pie":
+        return LINK_INDEPENDENT_TESTS
+    return None
+
+
 def preset_cells(preset, impl, compiler):
     """The (opt, link) pairs a preset runs for one implementation and compiler."""
     opts = OPTS + (CLANG_ONLY_OPTS if family(compiler) == "clang" else [])
@@ -178,7 +194,8 @@ def cell_cache_key(impl, toolchain, opt, link, args):
         "tools": [tree_digest(os.path.join(args.tools, t)) for t in LIT_TOOLS],
         "lit": tree_digest(args.lit), "filecheck": binary_identity(
             os.path.join(args.llvm_bin, "FileCheck")),
-        "filter": args.filter, "shard": [args.num_shards, args.run_shard],
+        "filter": args.filter, "filter_out": preset_filter_out(args.preset, link),
+        "shard": [args.num_shards, args.run_shard],
         "soak": args.soak, "run_limit": args.run_limit, "max_failures": args.max_failures,
         "max_processes_per_test": args.max_processes_per_test,
         # The live consumers trace through this machine's kernel.
@@ -234,6 +251,9 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
                "-o", out_json]
     if args.filter:
         command += ["--filter", args.filter]
+    filter_out = preset_filter_out(args.preset, link)
+    if filter_out:
+        command += ["--filter-out", filter_out]
     if args.num_shards:
         command += ["--num-shards", str(args.num_shards), "--run-shard", str(args.run_shard)]
     if args.soak:
@@ -331,6 +351,7 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
             f["code"] in ("ERROR", "NO-TESTS", "PROCESSES") for f in cell_failures)
     return {"ok": ok, "status": "ok" if not failing else "failed",
             "counts": counts, "ran": ran,
+            "filter_out": filter_out,
             "sites_verified": sites, "args_verified": verified,
             "elapsed": round(time.monotonic() - started, 1),
             "phases": phases,
@@ -955,7 +976,9 @@ def main():
         "wall_seconds": round(wall_seconds, 1),
         "host": {"machine": platform.machine(), "cpus": os.cpu_count()},
         "source": source_state(),
-        "options": {"preset": args.preset, "filter": args.filter, "jobs": args.jobs,
+        "options": {"preset": args.preset, "filter": args.filter,
+                    "filter_out_other_links": preset_filter_out(args.preset, "nopie"),
+                    "jobs": args.jobs,
                     "shard": f"{args.run_shard}/{args.num_shards}" if args.num_shards else None,
                     "toolchains": [t["name"] for _, t in toolchains]},
         "implementations": {i["name"]: {k: i[k] for k in ("role", "features", "known_bugs",

@@ -2,6 +2,7 @@
 import argparse
 import json
 import os
+import re
 import tempfile
 import unittest
 import unittest.mock
@@ -52,6 +53,20 @@ class Plan(unittest.TestCase):
         self.assertEqual([c for c in cells if c[0] == "sys-sdt"],
                          [("sys-sdt", "gcc-12", "-O2", "pie")])
         self.assertEqual(len([c for c in cells if c[0] == "xsdt"]), 6)
+
+    def test_ctest_leaves_link_independent_tests_to_its_pie_cells(self):
+        lit_names = ["xsdt :: compat/kinds.test", "xsdt :: dtrace/enabled.test",
+                     "xsdt :: sdt-api/comdat.test", "xsdt :: consumers/gdb-compat-asm.test",
+                     "xsdt :: values/globals.test", "xsdt :: runtime/dtrace-probes.test"]
+
+        def left_out(preset, link):
+            regex = matrix.preset_filter_out(preset, link)
+            return [n for n in lit_names if regex and re.search(regex, n)]
+        self.assertEqual(left_out("ctest", "static"), lit_names[:3])
+        self.assertEqual(left_out("ctest", "shared"), lit_names[:3])
+        self.assertEqual(left_out("ctest", "pie"), [])
+        self.assertEqual(left_out("full", "nopie"), [])
+        self.assertEqual(left_out("default", "pie"), [])
 
     def test_opt_and_link_replace_the_preset_axes(self):
         cells = plan("default", opt=["-O2", "-Oz"], link=["static"])
@@ -110,7 +125,7 @@ class KnownBugCheck(unittest.TestCase):
 
 class CacheKey(unittest.TestCase):
     def key(self, repo_file_text, opt="-O2", tool_text="run-once", soak=False,
-            max_failures=None):
+            max_failures=None, preset="default", link="pie"):
         with tempfile.TemporaryDirectory() as tmp:
             inspect = os.path.join(tmp, "inspect")
             with open(inspect, "w") as f:
@@ -121,11 +136,12 @@ class CacheKey(unittest.TestCase):
             matrix._tree_digests.clear()
             args = argparse.Namespace(inspect=inspect, dtrace=inspect, lit=inspect,
                                       llvm_bin=tmp, tools=tmp,
+                                      preset=preset,
                                       filter=None, num_shards=None, run_shard=None,
                                       soak=soak, run_limit=None,
                                       max_failures=max_failures,
                                       max_processes_per_test=None)
-            return matrix.cell_cache_key(XSDT, toolchain("gcc-12"), opt, "pie", args)
+            return matrix.cell_cache_key(XSDT, toolchain("gcc-12"), opt, link, args)
 
     def test_key_changes_with_an_input_and_an_option(self):
         self.assertEqual(self.key("a"), self.key("a"))
@@ -136,6 +152,10 @@ class CacheKey(unittest.TestCase):
         self.assertNotEqual(self.key("a"), self.key("a", soak=True))
         # A cell stopped at its first failure ran fewer tests.
         self.assertNotEqual(self.key("a"), self.key("a", max_failures=1))
+        # The ctest preset's non-PIE cell runs fewer tests than the same
+        # cell of the full preset.
+        self.assertNotEqual(self.key("a", preset="full", link="static"),
+                            self.key("a", preset="ctest", link="static"))
 
 
 class Parallelism(unittest.TestCase):
