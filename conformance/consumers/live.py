@@ -261,6 +261,24 @@ def missing(name, why):
     return 2
 
 
+def private_copies(programs, work):
+    """The programs, each directory of them copied into work (files, so new
+    inodes; the libraries beside a program come along). The build cache
+    links one build into every test that uses it, and the kernel keeps one
+    semaphore offset per file and probe address: two tracers attaching the
+    same file at once with different ones (bcc and bpftrace do) get EINVAL
+    ("ref_ctr_offset mismatch" in the kernel log)."""
+    import shutil
+    copies, directories = [], {}
+    for program in programs:
+        source = os.path.dirname(os.path.abspath(program))
+        if source not in directories:
+            directories[source] = os.path.join(work, f"programs-{len(directories)}")
+            shutil.copytree(source, directories[source], symlinks=True)
+        copies.append(os.path.join(directories[source], os.path.basename(program)))
+    return copies
+
+
 def check(consumer, programs, emulator, arch, timeout, prefix=()):
     """Runs each program (a path; `prefix` before it: a shared-link cell's
     launcher) once under the tracer and compares what it read with each
@@ -279,7 +297,7 @@ def check(consumer, programs, emulator, arch, timeout, prefix=()):
         return missing(name, why)
     with tempfile.TemporaryDirectory(prefix="xsdt-live-") as work:
         runs, binaries = [], []
-        for i, program in enumerate(programs):
+        for i, program in enumerate(private_copies(programs, work)):
             argv = list(prefix) + [program]
             log = os.path.join(work, f"oracle-{i}.log")
             env = dict(os.environ, ORACLE_LOG=log)
