@@ -382,6 +382,14 @@ for consumer_name in consumers.names():
     if (live_consumer or not consumers.missing(consumer_module, emulated)) and \
             not consumers.unsupported(consumer_module, toolchain["arch"]):
         config.available_features.add(f"consumer-{consumer_name}")
+# An arch whose programs this kernel should run natively but refuses (a
+# 64-bit kernel without its 32-bit ABI): its live tracers' tests are
+# UNSUPPORTED above; said here, so that the report shows why.
+import live  # noqa: E402
+
+if live.claims_native(toolchain["arch"]) and live.kernel_refuses(toolchain["arch"]):
+    lit_config.warning(f"the live tracers' tests are UNSUPPORTED: this kernel refuses "
+                       f"{toolchain['arch']} programs ({live.kernel_refuses(toolchain['arch'])})")
 consumer_launcher = launcher if link == "shared" else ""
 # %consumer-each NAME PROGRAM...: a static consumer reads every PROGRAM in
 # one pass, each judged on its own line.

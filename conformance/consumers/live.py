@@ -167,13 +167,50 @@ def _arch_facts(arch):
 def runs_natively(arch):
     """None when this machine's kernel runs the arch's programs natively
     (the host's own arch, or one whose arch.json "runs_on" names the host's:
-    a 32-bit arch on its 64-bit kernel); else why not. qemu-user has no uprobes: a
-    tracer through the kernel sees no probe of an emulated program."""
+    a 32-bit arch on its 64-bit kernel, when this kernel does execute it);
+    else why not. qemu-user has no uprobes: a tracer through the kernel sees
+    no probe of an emulated program."""
     host = consumers.host_arch()
-    if arch == host or (host and host in _arch_facts(arch).get("runs_on", [])):
+    if arch == host:
         return None
+    if claims_native(arch):
+        refused = kernel_refuses(arch)
+        if not refused:
+            return None
+        return (f"the kernel here ({platform.machine()}) refuses {arch} programs "
+                f"({refused}), so no tracer through it sees their probes")
     return (f"the kernel here ({platform.machine()}) does not run {arch} programs "
             "natively, and qemu-user has no uprobes")
+
+
+def claims_native(arch):
+    """Whether the arch's arch.json "runs_on" names this machine's arch."""
+    host = consumers.host_arch()
+    return bool(host) and host in _arch_facts(arch).get("runs_on", [])
+
+
+_refusals = {}
+
+
+def kernel_refuses(arch):
+    """Why this kernel does not execute the arch's programs, or None: a
+    64-bit kernel can be built or booted without its 32-bit ABI (Linux's
+    ia32_emulation=0, some virtual machines), which "runs_on" cannot know.
+    Asked by executing the dynamic loader of the arch's sysroot (the
+    arch.json emulator's -L) with --help; None when there is none to ask."""
+    if arch not in _refusals:
+        import glob
+        words = _arch_facts(arch).get("emulator", [])
+        sysroot = words[words.index("-L") + 1] if "-L" in words[:-1] else None
+        loaders = sorted(glob.glob(os.path.join(sysroot, "lib", "ld-*.so*"))) if sysroot else []
+        refused = None
+        if loaders:
+            try:
+                subprocess.run([loaders[0], "--help"], capture_output=True, timeout=30)
+            except OSError as error:
+                refused = f"{loaders[0]}: {error.strerror}"
+        _refusals[arch] = refused
+    return _refusals[arch]
 
 
 def _interpreter(path):
