@@ -387,9 +387,10 @@ for consumer_name in consumers.names():
 # UNSUPPORTED above; said here, so that the report shows why.
 import live  # noqa: E402
 
-if live.claims_native(toolchain["arch"]) and live.kernel_refuses(toolchain["arch"]):
+refused = live.claims_native(toolchain["arch"]) and live.kernel_refuses(toolchain["arch"])
+if refused:
     lit_config.warning(f"the live tracers' tests are UNSUPPORTED: this kernel refuses "
-                       f"{toolchain['arch']} programs ({live.kernel_refuses(toolchain['arch'])})")
+                       f"{toolchain['arch']} programs ({refused})")
 consumer_launcher = launcher if link == "shared" else ""
 # %consumer-each NAME PROGRAM...: a static consumer reads every PROGRAM in
 # one pass, each judged on its own line.

@@ -200,8 +200,7 @@ def kernel_refuses(arch):
     arch.json emulator's -L) with --help; None when there is none to ask."""
     if arch not in _refusals:
         import glob
-        words = _arch_facts(arch).get("emulator", [])
-        sysroot = words[words.index("-L") + 1] if "-L" in words[:-1] else None
+        sysroot = emulator_sysroot(_arch_facts(arch).get("emulator", []))
         loaders = sorted(glob.glob(os.path.join(sysroot, "lib", "ld-*.so*"))) if sysroot else []
         refused = None
         if loaders:
@@ -211,6 +210,12 @@ def kernel_refuses(arch):
                 refused = f"{loaders[0]}: {error.strerror}"
         _refusals[arch] = refused
     return _refusals[arch]
+
+
+def emulator_sysroot(words):
+    """The sysroot an emulator command (`qemu-ARCH -L SYSROOT`, as words)
+    names, or None."""
+    return words[words.index("-L") + 1] if "-L" in words[:-1] else None
 
 
 def _interpreter(path):
@@ -230,8 +235,7 @@ def native_command(argv, emulator):
     when it is static."""
     if not emulator:
         return list(argv)
-    words = emulator.split()
-    sysroot = words[words.index("-L") + 1] if "-L" in words[:-1] else "/"
+    sysroot = emulator_sysroot(emulator.split()) or "/"
     interp = _interpreter(argv[0])
     if interp is None:
         return list(argv)
