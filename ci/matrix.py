@@ -10,9 +10,10 @@ other axes:
   default  every implementation x gcc-12 and clang-14 x -O0..-Os x PIE
   full     every implementation x every compiler found x -O0..-Os (and
            -Oz for clang) x pie, nopie, static and shared
-  ctest    what one ctest conformance.<impl>.<arch>.<compiler> test runs
-           (CI's time budget): xsdt at -O0, -O2 and -Os PIE plus -O2 nopie,
-           static and shared; every other implementation at -O2 PIE
+  ctest    CI's slice (ci/ci_slice.py), what one ctest
+           conformance.<impl>.<arch>.<compiler> test runs: xsdt at -O0..-Os
+           PIE plus -O2 nopie, static and shared, every other implementation
+           at -O2 PIE, each cell with the tests of its share
 
 --impl, --arch, --compiler, --opt and --link narrow (or, for --opt and
 --link, replace) the preset's axes; --filter and --num-shards/--run-shard
@@ -51,6 +52,7 @@ import sys
 import threading
 import time
 
+import ci_slice
 import report
 import toolchains as toolchain_discovery
 from failure_detail import extract_detail, shorten
@@ -61,9 +63,9 @@ import implementations  # noqa: E402
 sys.path.insert(0, os.path.join(REPO, "conformance", "consumers"))
 import consumers  # noqa: E402
 
-OPTS = ["-O0", "-O1", "-O2", "-O3", "-Os"]
+OPTS = ci_slice.OPTS
 CLANG_ONLY_OPTS = ["-Oz"]
-LINKS = ["pie", "nopie", "static", "shared"]
+LINKS = ci_slice.LINKS
 PRESETS = ("default", "full", "ctest")
 BAD = {"FAIL", "XPASS", "UNRESOLVED", "TIMEOUT"}
 RESULTS_SCHEMA = 2
@@ -88,36 +90,80 @@ def matches(value, patterns):
     return not patterns or any(fnmatch.fnmatchcase(value, p) for p in patterns)
 
 
-# The tests whose checks a cell's link mode cannot change: what the headers
-# accept and emit at compile time (compat/, sdt-api/) and what xsdt-dtrace
-# makes of a provider file (dtrace/). The ctest preset runs them in the PIE
-# cells only, leaving CI's time to the checks of linked programs (notes,
-# values, consumers, the runtime); the default and full presets run them in
-# every cell. Matched against lit's "<suite> :: <path>" names.
-LINK_INDEPENDENT_TESTS = r":: (compat|dtrace|sdt-api)/"
-
-
-def preset_filter_out(preset, link):
-    """The lit --filter-out of a preset's cell in one link mode, or None."""
-    if preset == "ctest" and link != "pie":
-        return LINK_INDEPENDENT_TESTS
-    return None
-
-
-def preset_cells(preset, impl, compiler):
-    """The (opt, link) pairs a preset runs for one implementation and compiler."""
-    opts = OPTS + (CLANG_ONLY_OPTS if family(compiler) == "clang" else [])
+def preset_cells(preset, impl, toolchain, args):
+    """The (opt, link) pairs a preset runs for one implementation and toolchain."""
+    opts = OPTS + (CLANG_ONLY_OPTS if family(toolchain["compiler"]) == "clang" else [])
     if preset == "default":
         return [(opt, "pie") for opt in OPTS]
     if preset == "full":
         return [(opt, link) for link in LINKS for opt in opts]
-    # ctest, the CI gate, within CI's time: the subject at the opt extremes
-    # and -O2, and -O2 in the other link modes; each reference at -O2 PIE
-    # (its known bugs are judged there). The default matrix has every opt.
-    if impl["role"] == "subject":
-        return [(opt, "pie") for opt in ("-O0", "-O2", "-Os")] + \
-            [("-O2", l) for l in LINKS if l != "pie"]
-    return [("-O2", "pie")]
+    index, families, turn = slice_position(toolchain, args)
+    return ci_slice.cells(impl["role"], index, len(families), turn)
+
+
+def slice_position(toolchain, args):
+    """(compiler index, compiler families, arch turn) of a toolchain in CI's
+    slice; the index is None for a compiler outside --slice-compilers."""
+    variant = toolchain.get("variant") or ""
+    base = toolchain["compiler"]
+    if variant and base.endswith("-" + variant):
+        base = base[:-len(variant) - 1]
+    compilers = args.slice_compilers
+    index = compilers.index(base) if base in compilers else None
+    variants = ci_slice.arch_variants(REPO)
+    where = (toolchain["arch"], variant)
+    turn = variants.index(where) if where in variants else 0
+    return index, [family(c) for c in compilers], turn
+
+
+def runtime_compiler(toolchain, args):
+    """The compiler (without variant) that builds a cell's libxsdt and value
+    oracle: --runtime-compiler; in CI's slice one of the arch's compilers,
+    turning with the arch; otherwise None, the cell's own."""
+    if args.runtime_compiler:
+        return args.runtime_compiler
+    if args.preset != "ctest":
+        return None
+    index, families, turn = slice_position(toolchain, args)
+    if index is None:
+        return None
+    return args.slice_compilers[turn % len(families)]
+
+
+def runtime_toolchain_path(toolchain_path, toolchain, args):
+    """The toolchain JSON whose compilers build a cell's libxsdt and oracle,
+    or None for the cell's own: the file of that compiler for the same arch
+    and variant beside the cell's (CMake writes them all into one
+    directory), else ci/toolchains.py's discovery of it."""
+    compiler = runtime_compiler(toolchain, args)
+    variant = toolchain.get("variant") or ""
+    own_base = toolchain["compiler"][:-len(variant) - 1] if variant else toolchain["compiler"]
+    if compiler is None or compiler == own_base:
+        return None
+    name = f"{compiler}-{variant}-{toolchain['arch']}" if variant else \
+        f"{compiler}-{toolchain['arch']}"
+    beside = os.path.join(os.path.dirname(toolchain_path), f"{name}.json")
+    if os.path.exists(beside):
+        return beside
+    found = [t for t in toolchain_discovery.discover(
+        REPO, cache_dir=os.path.join(args.work_dir, "cache"), compilers=[compiler],
+        arches=[toolchain["arch"]]) if t["name"] == name and not t.get("broken")]
+    if not found:
+        raise SystemExit(f"matrix: no toolchain {name} to build the runtime of "
+                         f"{toolchain['name']} (--runtime-compiler {compiler}); "
+                         "python3 ci/toolchains.py lists them")
+    return toolchain_discovery.write_json(found, os.path.join(args.work_dir, "toolchains"))[0]
+
+
+def cell_lit_filter(impl, toolchain, opt, link, args):
+    """The lit --filter of one cell: --filter, and in CI's slice the cell's
+    share of the tests."""
+    if args.preset != "ctest":
+        return args.filter
+    index, families, turn = slice_position(toolchain, args)
+    share = ci_slice.cell_filter(os.path.join(REPO, "lit-tests"), impl["role"], opt, link,
+                                 index, families, turn)
+    return ci_slice.and_filters(args.filter, share)
 
 
 # ------------------------------------------------------------ content keys
@@ -194,7 +240,8 @@ def cell_cache_key(impl, toolchain, opt, link, args):
         "tools": [tree_digest(os.path.join(args.tools, t)) for t in LIT_TOOLS],
         "lit": tree_digest(args.lit), "filecheck": binary_identity(
             os.path.join(args.llvm_bin, "FileCheck")),
-        "filter": args.filter, "filter_out": preset_filter_out(args.preset, link),
+        "filter": cell_lit_filter(impl, toolchain, opt, link, args),
+        "runtime_compiler": runtime_compiler(toolchain, args),
         "shard": [args.num_shards, args.run_shard],
         "soak": args.soak, "run_limit": args.run_limit, "max_failures": args.max_failures,
         "max_processes_per_test": args.max_processes_per_test,
@@ -249,11 +296,12 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
                "--param", f"llvm_bin={args.llvm_bin}",
                "--param", f"work_dir={args.work_dir}",
                "-o", out_json]
-    if args.filter:
-        command += ["--filter", args.filter]
-    filter_out = preset_filter_out(args.preset, link)
-    if filter_out:
-        command += ["--filter-out", filter_out]
+    lit_filter = cell_lit_filter(impl, toolchain, opt, link, args)
+    if lit_filter:
+        command += ["--filter", lit_filter]
+    runtime_path = runtime_toolchain_path(toolchain_path, toolchain, args)
+    if runtime_path:
+        command += ["--param", f"runtime_toolchain={runtime_path}"]
     if args.num_shards:
         command += ["--num-shards", str(args.num_shards), "--run-shard", str(args.run_shard)]
     if args.soak:
@@ -351,7 +399,9 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
             f["code"] in ("ERROR", "NO-TESTS", "PROCESSES") for f in cell_failures)
     return {"ok": ok, "status": "ok" if not failing else "failed",
             "counts": counts, "ran": ran,
-            "filter_out": filter_out,
+            "lit_filter": lit_filter,
+            "runtime_toolchain": (os.path.splitext(os.path.basename(runtime_path))[0]
+                                  if runtime_path else toolchain["name"]),
             "sites_verified": sites, "args_verified": verified,
             "elapsed": round(time.monotonic() - started, 1),
             "phases": phases,
@@ -757,7 +807,7 @@ def plan(impls, toolchains, args):
     cells = []
     for impl in impls:
         for path, toolchain in toolchains:
-            pairs = preset_cells(args.preset, impl, toolchain["compiler"])
+            pairs = preset_cells(args.preset, impl, toolchain, args)
             if args.opt:
                 links = list(dict.fromkeys(link for _, link in pairs))
                 pairs = [(opt, link) for link in links for opt in args.opt]
@@ -826,6 +876,13 @@ def main():
     parser.add_argument("--results", help="results.json to write (default: WORK_DIR/"
                         "results.json); report.md and report.html go beside it")
     parser.add_argument("--filter", help="lit --filter regex (e.g. 'catalog/|values/')")
+    parser.add_argument("--slice-compilers", default="gcc-12,clang-14",
+                        help="--preset ctest: the compilers (comma-separated, without "
+                        "variant) whose cells share the tests run once per arch")
+    parser.add_argument("--runtime-compiler", metavar="COMPILER",
+                        help="build every cell's libxsdt and value oracle with this "
+                        "compiler of the cell's arch (e.g. clang-14) instead of the "
+                        "cell's own; --preset ctest: one of --slice-compilers per arch")
     parser.add_argument("--num-shards", type=int, help="lit sharding: split each cell's "
                         "tests into N shards ...")
     parser.add_argument("--run-shard", type=int, help="... and run shard K (1-based)")
@@ -858,6 +915,7 @@ def main():
     if (args.num_shards is None) != (args.run_shard is None) or (
             args.num_shards and not 1 <= args.run_shard <= args.num_shards):
         parser.error("--num-shards N and --run-shard K (1 <= K <= N) go together")
+    args.slice_compilers = [c for c in args.slice_compilers.split(",") if c]
     # Absolute: lit runs each test in its own directory.
     args.build_dir = os.path.abspath(args.build_dir)
     args.inspect = os.path.abspath(
@@ -977,7 +1035,9 @@ def main():
         "host": {"machine": platform.machine(), "cpus": os.cpu_count()},
         "source": source_state(),
         "options": {"preset": args.preset, "filter": args.filter,
-                    "filter_out_other_links": preset_filter_out(args.preset, "nopie"),
+                    "slice": ("CI's slice (ci/ci_slice.py), compilers "
+                              + ", ".join(args.slice_compilers)
+                              if args.preset == "ctest" else None),
                     "jobs": args.jobs,
                     "shard": f"{args.run_shard}/{args.num_shards}" if args.num_shards else None,
                     "toolchains": [t["name"] for _, t in toolchains]},

@@ -191,8 +191,8 @@ def run_facts(document):
     options = document.get("options") or {}
     if options.get("filter"):
         facts.append(("lit --filter", options["filter"]))
-    if options.get("filter_out_other_links"):
-        facts.append(("lit --filter-out, cells not PIE", options["filter_out_other_links"]))
+    if options.get("slice"):
+        facts.append(("tests per cell", options["slice"]))
     tools = document.get("tools") or {}
     for name in ("lit", "FileCheck", "readelf", "python"):
         if tools.get(name):

@@ -253,12 +253,33 @@ config.substitutions += [
 # runtime is C++, hence libstdc++); %xsdt-rt-cflags puts <xsdt/runtime.h> on
 # the include path. %oracle-rt adds the oracle's object; %oracle-cflags its
 # header.
+# --param runtime_toolchain (a toolchain JSON of the same arch and variant)
+# builds both with that toolchain's compilers instead of the cell's: CI's
+# slice builds them once per arch, as a distribution builds the library
+# that programs of every compiler link (ci/ci_slice.py).
+runtime_toolchain = toolchain
+if params.get("runtime_toolchain"):
+    with open(params["runtime_toolchain"]) as f:
+        runtime_toolchain = json.load(f)
+    if (runtime_toolchain["arch"], runtime_toolchain.get("variant") or "") != (arch, variant):
+        lit_config.fatal(f"--param runtime_toolchain={params['runtime_toolchain']} is for "
+                         f"{runtime_toolchain['arch']} {runtime_toolchain.get('variant') or ''}"
+                         f", not the cell's {arch} {variant}")
+rt_cc = f"{runtime_toolchain['cc']} {runtime_toolchain['target_flag']}".strip()
 rt_pic = ["-fPIC"]
 rt_ar = shutil.which(f"{toolchain['triple']}-ar") or "ar"
-rt_command = [sys.executable, os.path.join(tools_source, "build-runtime.py"),
-              "--repo", repo, "--arch", arch,
-              "--cache", os.path.join(params["work_dir"], "cache", "runtime"),
-              "--cxx", cxx, "--ar", rt_ar] + [f"--flag={f}" for f in ["-O2"] + rt_pic]
+
+
+def runtime_build_command(compiler, flags):
+    """build-runtime.py's command for libxsdt built by `compiler` with flags."""
+    return [sys.executable, os.path.join(tools_source, "build-runtime.py"),
+            "--repo", repo, "--arch", arch,
+            "--cache", os.path.join(params["work_dir"], "cache", "runtime"),
+            "--cxx", compiler, "--ar", rt_ar] + [f"--flag={f}" for f in flags]
+
+
+rt_command = runtime_build_command(
+    f"{runtime_toolchain['cxx']} {runtime_toolchain['target_flag']}".strip(), ["-O2"] + rt_pic)
 rt_result = subprocess.run(rt_command, capture_output=True, text=True)
 if rt_result.returncode == 0:
     rt_archive = rt_result.stdout.strip().splitlines()[-1]
@@ -275,7 +296,7 @@ oracle_object = os.path.join(config.test_exec_root, "oracle.o")
 # Keyed on its own headers only: one object for every implementation.
 oracle_build = f"{cache_tool} {arch_deps} --deps {oracle_dir} --"
 oracle_result = subprocess.run(
-    f"{oracle_build} {cc} -O2 {' '.join(rt_pic)} -Wall -Wextra -Werror -std=c99 {rt_cflags} "
+    f"{oracle_build} {rt_cc} -O2 {' '.join(rt_pic)} -Wall -Wextra -Werror -std=c99 {rt_cflags} "
     f"-I{repo}/sdt/include -I{repo}/arches/{arch}/include -c {oracle_dir}/oracle.c "
     f"-o {oracle_object}".split(), capture_output=True, text=True)
 if oracle_result.returncode != 0:
@@ -516,9 +537,9 @@ if opt == "-O2" and link == "pie":
     # ppc64el, riscv64, s390x).
     asan_flags = ["-O1", "-fsanitize=address"] + rt_pic
     config.substitutions += [
+        # The cell's own compiler: its sanitizer runtime is the one linked.
         ("%asan-build-rt", shlex.join(
-            rt_command[:rt_command.index("--flag=-O2")]
-            + [f"--flag={f}" for f in asan_flags] + ["--output", asan_archive])),
+            runtime_build_command(cxx, asan_flags) + ["--output", asan_archive])),
         ("%asan-rt", f"-fsanitize=address {asan_archive} -lstdc++ -lm -lpthread"),
     ]
 

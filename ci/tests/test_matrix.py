@@ -8,6 +8,7 @@ import unittest
 import unittest.mock
 
 import helpers  # noqa: F401  (puts ci/ on sys.path)
+import ci_slice
 import matrix
 
 XSDT = {"name": "xsdt", "role": "subject", "features": [], "headers": {}, "known_bugs": []}
@@ -23,7 +24,8 @@ def toolchain(compiler, arch="alpha"):
 
 
 def plan(preset, impls=(XSDT,), compilers=("gcc-12", "clang-14"), opt=None, link=None):
-    args = argparse.Namespace(preset=preset, opt=opt, link=link)
+    args = argparse.Namespace(preset=preset, opt=opt, link=link,
+                              slice_compilers=["gcc-12", "clang-14"])
     toolchains = [(f"/{c}.json", toolchain(c)) for c in compilers]
     return [(i["name"], t["compiler"], o, l) for i, _, t, o, l in
             matrix.plan(list(impls), toolchains, args)]
@@ -45,28 +47,74 @@ class Plan(unittest.TestCase):
         self.assertNotIn("-Oz", {o for _, _, o, _ in gcc})
         self.assertEqual({l for *_, l in cells}, set(matrix.LINKS))
 
-    def test_ctest_runs_more_link_modes_for_the_subject(self):
-        cells = plan("ctest", impls=(XSDT, SYS_SDT), compilers=("gcc-12",))
-        self.assertEqual([c for c in cells if c[0] == "xsdt" and c[2] == "-O2"],
-                         [("xsdt", "gcc-12", "-O2", l) for l in
-                          ("pie", "nopie", "static", "shared")])
+    def test_ctest_deals_the_opts_and_links_among_an_archs_compilers(self):
+        cells = plan("ctest", impls=(XSDT, SYS_SDT))
+        xsdt = [c for c in cells if c[0] == "xsdt"]
+        # Each compiler runs -O2 PIE and one more opt level (two of the
+        # four on this arch, turning with the arch); every other link mode
+        # (-O2) once, in one of the two compilers.
+        self.assertEqual(len([c for c in xsdt if c[2:] == ("-O2", "pie")]), 2)
+        others = [c[2:] for c in xsdt if c[2:] != ("-O2", "pie")]
+        self.assertEqual(sorted(others), sorted(
+            [("-O0", "pie"), ("-O1", "pie")] +
+            [("-O2", l) for l in matrix.LINKS if l != "pie"]))
+        self.assertEqual({c[1] for c in xsdt if c[2:] != ("-O2", "pie")},
+                         {"gcc-12", "clang-14"})
         self.assertEqual([c for c in cells if c[0] == "sys-sdt"],
-                         [("sys-sdt", "gcc-12", "-O2", "pie")])
-        self.assertEqual(len([c for c in cells if c[0] == "xsdt"]), 6)
+                         [("sys-sdt", "gcc-12", "-O2", "pie"),
+                          ("sys-sdt", "clang-14", "-O2", "pie")])
+        # A compiler outside the slice's pair runs every cell of the slice.
+        alone = plan("ctest", compilers=("clang-19",))
+        self.assertEqual(len(alone), 8)
 
-    def test_ctest_leaves_link_independent_tests_to_its_pie_cells(self):
-        lit_names = ["xsdt :: compat/kinds.test", "xsdt :: dtrace/enabled.test",
-                     "xsdt :: sdt-api/comdat.test", "xsdt :: consumers/gdb-compat-asm.test",
-                     "xsdt :: values/globals.test", "xsdt :: runtime/dtrace-probes.test"]
+    def test_ctest_cells_run_their_share_and_other_presets_everything(self):
+        args = argparse.Namespace(preset="ctest", filter=None, runtime_compiler=None,
+                                  slice_compilers=["gcc-12", "clang-14"])
+        real = toolchain("clang-14", arch="beta")
+        share = matrix.cell_lit_filter(XSDT, real, "-O3", "pie", args)
+        self.assertTrue(re.search(share, "xsdt :: values/globals.test"))
+        self.assertFalse(re.search(share, "xsdt :: compat/kinds.test"))
+        args.filter = "catalog/"
+        both = matrix.cell_lit_filter(XSDT, real, "-O3", "pie", args)
+        self.assertFalse(re.search(both, "xsdt :: values/globals.test"))
+        self.assertTrue(re.search(both, "xsdt :: catalog/gamma-lo12.test"))
+        # A compiler outside the slice's pair runs every test of its cells.
+        outside = matrix.cell_lit_filter(XSDT, toolchain("clang-19", arch="beta"), "-O3",
+                                         "pie", args)
+        self.assertEqual(outside, "catalog/")
+        args.preset = "full"
+        self.assertEqual(matrix.cell_lit_filter(XSDT, real, "-O3", "pie", args), "catalog/")
 
-        def left_out(preset, link):
-            regex = matrix.preset_filter_out(preset, link)
-            return [n for n in lit_names if regex and re.search(regex, n)]
-        self.assertEqual(left_out("ctest", "static"), lit_names[:3])
-        self.assertEqual(left_out("ctest", "shared"), lit_names[:3])
-        self.assertEqual(left_out("ctest", "pie"), [])
-        self.assertEqual(left_out("full", "nopie"), [])
-        self.assertEqual(left_out("default", "pie"), [])
+    def test_ctest_builds_the_runtime_once_per_arch(self):
+        args = argparse.Namespace(preset="ctest", runtime_compiler=None,
+                                  slice_compilers=["gcc-12", "clang-14"])
+        arches = sorted({arch for arch, _ in ci_slice.arch_variants(matrix.REPO)})
+        builders = {arch: {matrix.runtime_compiler(toolchain(c, arch=arch), args)
+                           for c in ("gcc-12", "clang-14")}
+                    for arch in arches}
+        self.assertTrue(all(len(b) == 1 for b in builders.values()), builders)
+        # Turning with the arch, so that each compiler builds it somewhere.
+        self.assertEqual(set().union(*builders.values()), {"gcc-12", "clang-14"})
+        self.assertIsNone(matrix.runtime_compiler(toolchain("clang-19", arch=arches[0]), args))
+        args.runtime_compiler = "clang-14"
+        self.assertEqual(matrix.runtime_compiler(toolchain("clang-19"), args), "clang-14")
+        args.preset, args.runtime_compiler = "default", None
+        self.assertIsNone(matrix.runtime_compiler(toolchain("gcc-12", arch=arches[0]), args))
+
+    def test_the_runtime_toolchain_is_the_file_beside_the_cells(self):
+        args = argparse.Namespace(preset="default", runtime_compiler="clang-14",
+                                  slice_compilers=[], work_dir="/nonexistent")
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in ("gcc-12-v-alpha", "clang-14-v-alpha"):
+                with open(os.path.join(tmp, f"{name}.json"), "w") as f:
+                    f.write("{}")
+            variant = dict(toolchain("gcc-12-v"), variant="v")
+            self.assertEqual(matrix.runtime_toolchain_path(
+                os.path.join(tmp, "gcc-12-v-alpha.json"), variant, args),
+                os.path.join(tmp, "clang-14-v-alpha.json"))
+            own = dict(toolchain("clang-14-v"), variant="v")
+            self.assertIsNone(matrix.runtime_toolchain_path(
+                os.path.join(tmp, "clang-14-v-alpha.json"), own, args))
 
     def test_opt_and_link_replace_the_preset_axes(self):
         cells = plan("default", opt=["-O2", "-Oz"], link=["static"])
@@ -138,6 +186,8 @@ class CacheKey(unittest.TestCase):
                                       llvm_bin=tmp, tools=tmp,
                                       preset=preset,
                                       filter=None, num_shards=None, run_shard=None,
+                                      slice_compilers=["gcc-12", "clang-14"],
+                                      runtime_compiler=None,
                                       soak=soak, run_limit=None,
                                       max_failures=max_failures,
                                       max_processes_per_test=None)
@@ -152,8 +202,8 @@ class CacheKey(unittest.TestCase):
         self.assertNotEqual(self.key("a"), self.key("a", soak=True))
         # A cell stopped at its first failure ran fewer tests.
         self.assertNotEqual(self.key("a"), self.key("a", max_failures=1))
-        # The ctest preset's non-PIE cell runs fewer tests than the same
-        # cell of the full preset.
+        # The ctest preset's cell runs its share of the tests, the full
+        # preset's every test.
         self.assertNotEqual(self.key("a", preset="full", link="static"),
                             self.key("a", preset="ctest", link="static"))
 

@@ -168,6 +168,24 @@ class FilingSuiteResults(unittest.TestCase):
         self.assertIn("every one of its 1 suite tests is unsupported", items["consumers"][1])
         self.assertNotIn("catalog", str(items))
 
+    def test_the_cells_of_a_slice_are_filed_together(self):
+        paths = []
+        for name, cells in (("gcc.json", {"xsdt.toy.gcc-12.O2.nopie": {"tests": [
+                                {"name": "jump/batching.test", "code": "PASS"}]},
+                                "xsdt.other.gcc-12.O2.pie": {"tests": [
+                                    {"name": "values/a.test", "code": "FAIL"}]}}),
+                            ("clang.json", {"xsdt.toy.clang-14.O2.pie": {"tests": [
+                                {"name": "values/a.test", "code": "PASS"},
+                                {"name": "runtime/site-bytes.test", "code": "FAIL"}]}})):
+            paths.append(os.path.join(self.temp.name, name))
+            with open(paths[-1], "w") as f:
+                json.dump({"schema": 2, "cells": cells}, f)
+        report = self.port_status.Report()
+        self.port_status.file_suite_results(report, "toy", "gcc-12", paths, every_cell=True)
+        self.assertEqual(report.items["jump mode"][0], "ok")
+        self.assertEqual(report.items["values"], ("ok", "1 suite tests pass", ""))
+        self.assertEqual(report.items["trap mode"][:3:2], ("FAIL", "runtime/site-bytes.test"))
+
     def test_a_missing_cell_is_missing(self):
         items = self.file({"xsdt.toy.gcc-12.O2.pie": {
             "status": "missing", "missing": ["toy-linux-gnu-gcc-12"], "tests": []}})

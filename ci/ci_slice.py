@@ -1,0 +1,148 @@
+"""CI's slice of the conformance suite (ci/matrix.py --preset ctest): which
+cells each toolchain runs and which tests each of those cells runs.
+
+The README's main job runs every test in every cell of the default matrix;
+CI cannot (docs/suite.md, "CI's slice"). The slice keeps every test, every
+opt level and every link mode on every arch, and spends the time where the
+outcome can change:
+
+- Cells: each compiler of an arch (and variant) runs -O2 PIE and one other
+  opt level (PIE); the other link modes (-O2) are dealt out among the
+  arch's compilers, each to one. Both turn with the arch's place in the
+  list, so that over the arches every compiler meets every opt level and
+  every link mode.
+- The checks of what the compiler emits and what the program then does
+  (catalog/, sites/, specs/, values/, run/) run in every cell.
+- The checks of what the header accepts at compile time (compat/, sdt-api/)
+  run once per compiler, in its -O2 PIE cell.
+- Every other test (consumers, the runtime, jump sites, notes, faults, the
+  dtrace generator, link/) runs once per arch and variant, in one of the
+  arch's -O2 cells (a compiler and a link mode), turned the same way.
+
+A reference implementation runs -O2 PIE only (its known bugs are judged
+there): every-cell and per-compiler tests in each compiler's cell, the
+others shared among the compilers. A compiler outside the slice's list
+(--slice-compilers; e.g. a candidate compiler run alone) runs every cell
+of the slice with every test. Test names are lit's ("<suite> :: <path>");
+the filters are regexes that lit searches in them.
+"""
+import glob
+import os
+import re
+
+OPTS = ["-O0", "-O1", "-O2", "-O3", "-Os"]
+LINKS = ["pie", "nopie", "static", "shared"]
+EVERY_CELL_DIRS = ("catalog", "sites", "specs", "values", "run")
+PER_COMPILER_DIRS = ("compat", "sdt-api")
+# The tests whose checks no link mode changes: what the headers accept and
+# emit at compile time, and what xsdt-dtrace makes of a provider file.
+LINK_INDEPENDENT_DIRS = ("compat", "dtrace", "sdt-api")
+SHARED_SLOT_OPT = "-O2"
+# lit's own directories that hold no conformance test.
+NOT_TESTS = ("tools",)
+
+
+def cells(role, compiler_index=None, compiler_count=1, turn=0):
+    """The (opt, link) pairs the slice runs for an implementation's role and
+    one compiler of an arch (compiler_index of compiler_count; None: a
+    compiler outside the slice, which runs them all)."""
+    base = (SHARED_SLOT_OPT, "pie")
+    if role != "subject":
+        return [base]
+    opts = [opt for opt in OPTS if opt != SHARED_SLOT_OPT]
+    links = [link for link in LINKS if link != "pie"]
+    if compiler_index is None:
+        return [base] + [(opt, "pie") for opt in opts] + \
+            [(SHARED_SLOT_OPT, link) for link in links]
+    # One other opt level per compiler, the levels turning with the arch;
+    # the link modes dealt out among the compilers.
+    opt = opts[(turn + compiler_index) % len(opts)]
+    dealt = [(SHARED_SLOT_OPT, link) for k, link in enumerate(links)
+             if (k + turn) % compiler_count == compiler_index]
+    return [base, (opt, "pie")] + dealt
+
+
+def arch_variants(repo):
+    """Every (arch, variant) of repo/arches in a fixed order: arches by name,
+    each followed by its variants by name. Its index turns the slots."""
+    import toolchains  # ci/: reads arch.json and its variants
+    return [(a["arch"], v) for a in toolchains.load_arches(repo)
+            for v in [""] + sorted(a["variants"])]
+
+
+def shared_tests(suite_dir):
+    """The tests that run once per arch variant, as paths under the suite."""
+    kept = EVERY_CELL_DIRS + PER_COMPILER_DIRS + NOT_TESTS
+    found = []
+    for path in glob.glob(os.path.join(suite_dir, "**", "*.test"), recursive=True):
+        relative = os.path.relpath(path, suite_dir)
+        if relative.split(os.sep)[0] not in kept:
+            found.append(relative.replace(os.sep, "/"))
+    return sorted(found)
+
+
+_DIRECTIVE = re.compile(r"^\W*(REQUIRES|UNSUPPORTED):(.*)$", re.M)
+
+
+def slot_allowed(text, family, link):
+    """Whether a test's REQUIRES and UNSUPPORTED lines let it run in a slot
+    (compiler family, link mode) at the slots' opt level. Only the items
+    that are one bare feature of these axes are read (link-shared,
+    compiler-gcc, opt-O2); any other item may hold on any slot."""
+    features = {f"link-{link}", f"compiler-{family}", f"opt{SHARED_SLOT_OPT}"}
+    axis = re.compile(r"^(link|compiler|opt)-[\w-]+$")
+    for kind, items in _DIRECTIVE.findall(text):
+        for item in (i.strip() for i in items.split(",")):
+            if not axis.match(item):
+                continue
+            if kind == "REQUIRES" and item not in features:
+                return False
+            if kind == "UNSUPPORTED" and item in features:
+                return False
+    return True
+
+
+def slot_of(test, text, turn, slots, families):
+    """The slot (compiler index, link) where one shared test runs: its
+    place in the list turned by the arch's, over the slots its directives
+    allow (all of them when none is); a link-independent test in a PIE
+    slot. families: the compiler family of each compiler index."""
+    allowed = [s for s in slots if slot_allowed(text, families[s[0]], s[1])] or slots
+    if test.split("/")[0] in LINK_INDEPENDENT_DIRS:
+        allowed = [s for s in allowed if s[1] == "pie"] or allowed
+    return allowed[turn % len(allowed)]
+
+
+def cell_filter(suite_dir, role, opt, link, compiler_index, compiler_families, rotation):
+    """The lit --filter of one cell of the slice.
+
+    compiler_index: the cell's compiler's place in the slice's compilers
+    (compiler_families, e.g. ["gcc", "clang"]), or None when it is not one
+    of them (it then runs every test of its cells); rotation: the arch
+    variant's place in arch_variants()."""
+    if compiler_index is None:
+        return None
+    dirs = list(EVERY_CELL_DIRS)
+    if (opt, link) == (SHARED_SLOT_OPT, "pie"):
+        dirs += PER_COMPILER_DIRS
+    chosen = []
+    if opt == SHARED_SLOT_OPT:
+        count = len(compiler_families)
+        slots = [(i, l) for i in range(count)
+                 for o, l in cells(role, i, count, rotation) if o == SHARED_SLOT_OPT]
+        for index, test in enumerate(shared_tests(suite_dir)):
+            with open(os.path.join(suite_dir, test), encoding="utf-8") as f:
+                text = f.read()
+            if slot_of(test, text, index + rotation, slots,
+                       compiler_families) == (compiler_index, link):
+                chosen.append(re.escape(test) + "$")
+    parts = [f"(?:{'|'.join(dirs)})/"] + chosen
+    return f":: (?:{'|'.join(parts)})"
+
+
+def and_filters(*regexes):
+    """One regex that lit's search matches where every given one does."""
+    present = [r for r in regexes if r]
+    if len(present) < 2:
+        return present[0] if present else None
+    return "^" + "".join(f"(?=.*?(?:{r}))" for r in present)

@@ -1,0 +1,142 @@
+"""ci/ci_slice.py: CI's slice runs every test of a made-up suite, each
+shared test exactly once per arch variant and only where its directives let
+it run, the compiler's checks in every cell."""
+import os
+import re
+import tempfile
+import unittest
+
+import helpers  # noqa: F401  (puts ci/ on sys.path)
+import ci_slice
+
+SUITE = {
+    "catalog/cost.test": "",
+    "values/globals.test": "",
+    "compat/kinds.test": "",
+    "sdt-api/forms.test": "",
+    "dtrace/enabled.test": "",
+    "dtrace/errors/missing-paren.test": "",
+    "notes/layout.test": "",
+    "notes/bias.test": "# UNSUPPORTED: link-static, link-shared\n",
+    "runtime/discover.test": "",
+    "runtime/dlopen.test": "# REQUIRES: opt-O2, link-pie\n",
+    "faults/leaks.test": "# REQUIRES: native, lsan\n# UNSUPPORTED: link-shared\n",
+    "jump/frame.test": "# REQUIRES: impl-xsdt, compiler-gcc, opt-O2, link-pie\n",
+    "jump/flush.test": "# UNSUPPORTED: compiler-clang && sys-sdt-clang-crash\n",
+    "consumers/gdb.test": "# XFAIL: gdb-no-solib-events && link-shared\n",
+    "tools/tests/own.test": "",
+}
+SHARED = sorted(t for t in SUITE if t.split("/")[0] in
+                ("dtrace", "notes", "runtime", "faults", "jump", "consumers"))
+FAMILIES = ["gcc", "clang"]
+
+
+class Slice(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.suite = self.tmp.name
+        for path, text in SUITE.items():
+            full = os.path.join(self.suite, path)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "w") as f:
+                f.write("## a made-up test\n" + text)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def selected(self, role, opt, link, index, turn, families=FAMILIES):
+        regex = ci_slice.cell_filter(self.suite, role, opt, link, index, families, turn)
+        if regex is None:
+            return sorted(SUITE)
+        return sorted(t for t in SUITE if re.search(regex, f"xsdt :: {t}"))
+
+    def runs(self, role, turn, families=FAMILIES):
+        """{test: [(compiler, opt, link), ...]} over every cell of one arch."""
+        where = {}
+        for index, _ in enumerate(families):
+            for opt, link in ci_slice.cells(role, index, len(families), turn):
+                for test in self.selected(role, opt, link, index, turn, families):
+                    where.setdefault(test, []).append((index, opt, link))
+        return where
+
+    def test_each_compiler_runs_O2_pie_one_more_opt_and_dealt_links(self):
+        every = [("-O2", "pie"), ("-O0", "pie"), ("-O1", "pie"), ("-O3", "pie"),
+                 ("-Os", "pie"), ("-O2", "nopie"), ("-O2", "static"), ("-O2", "shared")]
+        self.assertEqual(ci_slice.cells("subject"), every)
+        links = [("-O2", l) for l in ("nopie", "static", "shared")]
+        for turn in range(4):
+            gcc = ci_slice.cells("subject", 0, 2, turn)
+            clang = ci_slice.cells("subject", 1, 2, turn)
+            self.assertEqual(gcc[0], ("-O2", "pie"))
+            self.assertEqual(clang[0], ("-O2", "pie"))
+            self.assertNotEqual(gcc[1], clang[1])
+            self.assertEqual({gcc[1][1], clang[1][1]}, {"pie"})
+            self.assertEqual(sorted(gcc[2:] + clang[2:]), sorted(links))
+        # Over four arches each compiler meets every opt level and link.
+        for index in (0, 1):
+            met = {c for turn in range(4) for c in ci_slice.cells("subject", index, 2, turn)}
+            self.assertEqual(met, set(every))
+        self.assertEqual(ci_slice.cells("subject", 0, 1, 3)[2:], links)
+        self.assertEqual(ci_slice.cells("reference", 1, 2, 1), [("-O2", "pie")])
+
+    def test_shared_tests_are_the_directories_not_run_everywhere(self):
+        self.assertEqual(ci_slice.shared_tests(self.suite), SHARED)
+
+    def test_compiler_checks_run_in_every_cell_and_header_checks_per_compiler(self):
+        for turn in range(8):
+            where = self.runs("subject", turn)
+            for test in ("catalog/cost.test", "values/globals.test"):
+                self.assertEqual(len(where[test]), 2 + 2 + 3, test)
+            for test in ("compat/kinds.test", "sdt-api/forms.test"):
+                self.assertEqual(where[test], [(0, "-O2", "pie"), (1, "-O2", "pie")])
+
+    def test_each_shared_test_runs_once_per_arch_where_its_directives_allow(self):
+        for turn in range(8):
+            where = self.runs("subject", turn)
+            for test in SHARED:
+                self.assertEqual(len(where[test]), 1, (turn, test, where.get(test)))
+                index, opt, link = where[test][0]
+                self.assertEqual(opt, "-O2")
+                if test.startswith("dtrace/"):
+                    self.assertEqual(link, "pie", test)
+            self.assertNotIn(where["notes/bias.test"][0][2], ("static", "shared"))
+            self.assertEqual(where["runtime/dlopen.test"][0][2], "pie")
+            self.assertNotEqual(where["faults/leaks.test"][0][2], "shared")
+            self.assertEqual(where["jump/frame.test"][0][:3:2], (0, "pie"))
+            self.assertNotIn("tools/tests/own.test", where)
+
+    def test_over_the_arches_a_shared_test_meets_every_slot(self):
+        slots = {self.runs("subject", turn)["runtime/discover.test"][0][::2]
+                 for turn in range(12)}
+        self.assertEqual(slots, {(c, l) for c in (0, 1) for l in ci_slice.LINKS})
+        compilers = {self.runs("subject", turn)["dtrace/enabled.test"][0][0]
+                     for turn in range(2)}
+        self.assertEqual(compilers, {0, 1})
+
+    def test_a_reference_shares_its_tests_among_its_compilers_at_O2_pie(self):
+        where = self.runs("reference", 3)
+        for test in SHARED:
+            self.assertEqual(len(where[test]), 1, test)
+        self.assertEqual(len(where["catalog/cost.test"]), 2)
+
+    def test_a_compiler_outside_the_slice_runs_everything(self):
+        self.assertIsNone(ci_slice.cell_filter(self.suite, "subject", "-O0", "pie", None,
+                                               FAMILIES, 0))
+
+    def test_one_compiler_takes_every_shared_test(self):
+        where = self.runs("subject", 5, families=["clang"])
+        for test in SHARED:
+            self.assertEqual(len(where[test]), 1, test)
+        self.assertNotIn(where["notes/bias.test"][0][2], ("static", "shared"))
+
+    def test_filters_and(self):
+        both = ci_slice.and_filters("values/", r":: (?:catalog|values)/")
+        self.assertTrue(re.search(both, "xsdt :: values/globals.test"))
+        self.assertFalse(re.search(both, "xsdt :: catalog/cost.test"))
+        self.assertFalse(re.search(both, "xsdt :: run/values/x.test"))
+        self.assertEqual(ci_slice.and_filters(None, "a"), "a")
+        self.assertIsNone(ci_slice.and_filters(None, None))
+
+
+if __name__ == "__main__":
+    unittest.main()
