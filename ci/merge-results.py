@@ -218,13 +218,13 @@ def unique(items):
 def known_bug_catalog(cells, implementations):
     """(catalog, problems) over the merged cells, as ci/matrix.py computes
     them for one run: a known bug not hit in one shard may be hit in another.
-    Imported here, not at the top: matrix.py needs conformance/impls, which
-    results without implementations do not."""
+    Imported here, not at the top: the cell modules need conformance/impls,
+    which results without implementations do not."""
     if not implementations:
         return {}, []
-    import matrix
+    import known_bugs
     impls = [dict(description, name=name) for name, description in implementations.items()]
-    return matrix.catalog_summary(cells, impls)
+    return known_bugs.catalog_summary(cells, impls)
 
 
 def cell_ok(cell):

@@ -1,4 +1,5 @@
-"""ci/matrix.py: the cells a preset plans, the known-bug check, the cache key."""
+"""ci/matrix.py's parts (cell_plan, cell_cache, cell_run, cell_phases,
+known_bugs): the cells a preset plans, the known-bug check, the cache key."""
 import argparse
 import json
 import os
@@ -8,8 +9,12 @@ import unittest
 import unittest.mock
 
 import helpers  # noqa: F401  (puts ci/ on sys.path)
+import cell_cache
+import cell_phases
+import cell_plan
+import cell_run
 import ci_slice
-import matrix
+import known_bugs
 
 XSDT = {"name": "xsdt", "role": "subject", "features": [], "headers": {}, "known_bugs": []}
 SYS_SDT = {"name": "sys-sdt", "role": "reference", "features": [], "headers": {},
@@ -28,7 +33,7 @@ def plan(preset, impls=(XSDT,), compilers=("gcc-12", "clang-14"), opt=None, link
                               slice_compilers=["gcc-12", "clang-14"])
     toolchains = [(f"/{c}.json", toolchain(c)) for c in compilers]
     return [(i["name"], t["compiler"], o, l) for i, _, t, o, l in
-            matrix.plan(list(impls), toolchains, args)]
+            cell_plan.plan(list(impls), toolchains, args)]
 
 
 class Plan(unittest.TestCase):
@@ -36,7 +41,7 @@ class Plan(unittest.TestCase):
         cells = plan("default", impls=(XSDT, SYS_SDT))
         self.assertEqual(len(cells), 2 * 2 * 5)
         self.assertEqual({l for *_, l in cells}, {"pie"})
-        self.assertEqual(sorted({o for _, _, o, _ in cells}), matrix.OPTS)
+        self.assertEqual(sorted({o for _, _, o, _ in cells}), cell_plan.OPTS)
 
     def test_full_adds_oz_for_clang_only_and_every_link_mode(self):
         cells = plan("full")
@@ -45,7 +50,7 @@ class Plan(unittest.TestCase):
         self.assertEqual(len(gcc), 5 * 4)
         self.assertEqual(len(clang), 6 * 4)
         self.assertNotIn("-Oz", {o for _, _, o, _ in gcc})
-        self.assertEqual({l for *_, l in cells}, set(matrix.LINKS))
+        self.assertEqual({l for *_, l in cells}, set(cell_plan.LINKS))
 
     def test_ctest_deals_the_opts_and_links_among_an_archs_compilers(self):
         cells = plan("ctest", impls=(XSDT, SYS_SDT))
@@ -57,7 +62,7 @@ class Plan(unittest.TestCase):
         others = [c[2:] for c in xsdt if c[2:] != ("-O2", "pie")]
         self.assertEqual(sorted(others), sorted(
             [("-O0", "pie"), ("-O1", "pie")] +
-            [("-O2", l) for l in matrix.LINKS if l != "pie"]))
+            [("-O2", l) for l in cell_plan.LINKS if l != "pie"]))
         self.assertEqual({c[1] for c in xsdt if c[2:] != ("-O2", "pie")},
                          {"gcc-12", "clang-14"})
         self.assertEqual([c for c in cells if c[0] == "sys-sdt"],
@@ -71,35 +76,35 @@ class Plan(unittest.TestCase):
         args = argparse.Namespace(preset="ctest", filter=None, runtime_compiler=None,
                                   slice_compilers=["gcc-12", "clang-14"])
         real = toolchain("clang-14", arch="beta")
-        share = matrix.cell_lit_filter(XSDT, real, "-O3", "pie", args)
+        share = cell_plan.cell_lit_filter(XSDT, real, "-O3", "pie", args)
         self.assertTrue(re.search(share, "xsdt :: values/globals.test"))
         self.assertFalse(re.search(share, "xsdt :: compat/kinds.test"))
         args.filter = "catalog/"
-        both = matrix.cell_lit_filter(XSDT, real, "-O3", "pie", args)
+        both = cell_plan.cell_lit_filter(XSDT, real, "-O3", "pie", args)
         self.assertFalse(re.search(both, "xsdt :: values/globals.test"))
         self.assertTrue(re.search(both, "xsdt :: catalog/gamma-lo12.test"))
         # A compiler outside the slice's pair runs every test of its cells.
-        outside = matrix.cell_lit_filter(XSDT, toolchain("clang-19", arch="beta"), "-O3",
+        outside = cell_plan.cell_lit_filter(XSDT, toolchain("clang-19", arch="beta"), "-O3",
                                          "pie", args)
         self.assertEqual(outside, "catalog/")
         args.preset = "full"
-        self.assertEqual(matrix.cell_lit_filter(XSDT, real, "-O3", "pie", args), "catalog/")
+        self.assertEqual(cell_plan.cell_lit_filter(XSDT, real, "-O3", "pie", args), "catalog/")
 
     def test_ctest_builds_the_runtime_once_per_arch(self):
         args = argparse.Namespace(preset="ctest", runtime_compiler=None,
                                   slice_compilers=["gcc-12", "clang-14"])
-        arches = sorted({arch for arch, _ in ci_slice.arch_variants(matrix.REPO)})
-        builders = {arch: {matrix.runtime_compiler(toolchain(c, arch=arch), args)
+        arches = sorted({arch for arch, _ in ci_slice.arch_variants(cell_plan.REPO)})
+        builders = {arch: {cell_plan.runtime_compiler(toolchain(c, arch=arch), args)
                            for c in ("gcc-12", "clang-14")}
                     for arch in arches}
         self.assertTrue(all(len(b) == 1 for b in builders.values()), builders)
         # Turning with the arch, so that each compiler builds it somewhere.
         self.assertEqual(set().union(*builders.values()), {"gcc-12", "clang-14"})
-        self.assertIsNone(matrix.runtime_compiler(toolchain("clang-19", arch=arches[0]), args))
+        self.assertIsNone(cell_plan.runtime_compiler(toolchain("clang-19", arch=arches[0]), args))
         args.runtime_compiler = "clang-14"
-        self.assertEqual(matrix.runtime_compiler(toolchain("clang-19"), args), "clang-14")
+        self.assertEqual(cell_plan.runtime_compiler(toolchain("clang-19"), args), "clang-14")
         args.preset, args.runtime_compiler = "default", None
-        self.assertIsNone(matrix.runtime_compiler(toolchain("gcc-12", arch=arches[0]), args))
+        self.assertIsNone(cell_plan.runtime_compiler(toolchain("gcc-12", arch=arches[0]), args))
 
     def test_the_runtime_toolchain_is_the_file_beside_the_cells(self):
         args = argparse.Namespace(preset="default", runtime_compiler="clang-14",
@@ -109,11 +114,11 @@ class Plan(unittest.TestCase):
                 with open(os.path.join(tmp, f"{name}.json"), "w") as f:
                     f.write("{}")
             variant = dict(toolchain("gcc-12-v"), variant="v")
-            self.assertEqual(matrix.runtime_toolchain_path(
+            self.assertEqual(cell_plan.runtime_toolchain_path(
                 os.path.join(tmp, "gcc-12-v-alpha.json"), variant, args),
                 os.path.join(tmp, "clang-14-v-alpha.json"))
             own = dict(toolchain("clang-14-v"), variant="v")
-            self.assertIsNone(matrix.runtime_toolchain_path(
+            self.assertIsNone(cell_plan.runtime_toolchain_path(
                 os.path.join(tmp, "clang-14-v-alpha.json"), own, args))
 
     def test_opt_and_link_replace_the_preset_axes(self):
@@ -133,7 +138,7 @@ class KnownBugCheck(unittest.TestCase):
         cells = {"sys-sdt.a.gcc-12.O0.pie": cell("sys-sdt", "gcc-12", "PASS"),
                  "sys-sdt.a.gcc-12.O2.pie": cell("sys-sdt", "gcc-12", "FAIL"),
                  "xsdt.a.gcc-12.O2.pie": cell("xsdt", "gcc-12", "PASS")}
-        catalog, problems = matrix.catalog_summary(cells, [XSDT, SYS_SDT])
+        catalog, problems = known_bugs.catalog_summary(cells, [XSDT, SYS_SDT])
         self.assertEqual(problems, [])
         self.assertEqual(catalog["sys-sdt"]["catalog/gamma-lo12.test"]["hit"],
                          ["sys-sdt.a.gcc-12.O2.pie"])
@@ -142,7 +147,7 @@ class KnownBugCheck(unittest.TestCase):
 
     def test_a_known_bug_that_no_cell_hits_fails_the_run(self):
         cells = {"sys-sdt.a.gcc-12.O2.pie": cell("sys-sdt", "gcc-12", "PASS")}
-        _, problems = matrix.catalog_summary(cells, [SYS_SDT])
+        _, problems = known_bugs.catalog_summary(cells, [SYS_SDT])
         self.assertEqual(len(problems), 1)
         self.assertIn("known bug catalog/gamma-lo12.test of sys-sdt not reproduced", problems[0])
 
@@ -150,25 +155,25 @@ class KnownBugCheck(unittest.TestCase):
         # clang-19 fixed the crash: passing there is not a problem.
         cells = {"k": cell("sys-sdt", "clang-19", "PASS", "catalog/beta-clang-crash.test",
                            "beta")}
-        self.assertEqual(matrix.catalog_summary(cells, [SYS_SDT])[1], [])
+        self.assertEqual(known_bugs.catalog_summary(cells, [SYS_SDT])[1], [])
         cells["k"]["compiler"] = "clang-14"
-        self.assertEqual(len(matrix.catalog_summary(cells, [SYS_SDT])[1]), 1)
+        self.assertEqual(len(known_bugs.catalog_summary(cells, [SYS_SDT])[1]), 1)
 
     def test_a_known_bug_outside_the_catalog_is_listed_and_judged(self):
         generator = dict(SYS_SDT, known_bugs=["dtrace/void-parameters.test"])
         cells = {"k": cell("sys-sdt", "gcc-12", "FAIL", "dtrace/void-parameters.test"),
                  "x": cell("xsdt", "gcc-12", "FAIL", "dtrace/arg-counts.test")}
-        catalog, problems = matrix.catalog_summary(cells, [XSDT, generator])
+        catalog, problems = known_bugs.catalog_summary(cells, [XSDT, generator])
         self.assertEqual(problems, [])
         self.assertEqual(catalog["sys-sdt"]["dtrace/void-parameters.test"]["hit"], ["k"])
         # A failing test that no adapter names stays out of the catalog.
         self.assertNotIn("xsdt", catalog)
         cells["k"]["tests"][0]["code"] = "PASS"
-        self.assertEqual(len(matrix.catalog_summary(cells, [generator])[1]), 1)
+        self.assertEqual(len(known_bugs.catalog_summary(cells, [generator])[1]), 1)
 
     def test_a_known_bug_whose_test_did_not_run_is_not_judged(self):
         cells = {"k": cell("sys-sdt", "gcc-12", "UNSUPPORTED")}
-        self.assertEqual(matrix.catalog_summary(cells, [SYS_SDT])[1], [])
+        self.assertEqual(known_bugs.catalog_summary(cells, [SYS_SDT])[1], [])
 
 
 class CacheKey(unittest.TestCase):
@@ -178,10 +183,10 @@ class CacheKey(unittest.TestCase):
             inspect = os.path.join(tmp, "inspect")
             with open(inspect, "w") as f:
                 f.write(repo_file_text)
-            for tool in matrix.LIT_TOOLS:
+            for tool in cell_cache.LIT_TOOLS:
                 with open(os.path.join(tmp, tool), "w") as f:
                     f.write(tool_text)
-            matrix._tree_digests.clear()
+            cell_cache._tree_digests.clear()
             args = argparse.Namespace(inspect=inspect, dtrace=inspect, lit=inspect,
                                       llvm_bin=tmp, tools=tmp,
                                       preset=preset,
@@ -191,7 +196,7 @@ class CacheKey(unittest.TestCase):
                                       soak=soak, run_limit=None,
                                       max_failures=max_failures,
                                       max_processes_per_test=None)
-            return matrix.cell_cache_key(XSDT, toolchain("gcc-12"), opt, link, args)
+            return cell_cache.cell_cache_key(XSDT, toolchain("gcc-12"), opt, link, args)
 
     def test_key_changes_with_an_input_and_an_option(self):
         self.assertEqual(self.key("a"), self.key("a"))
@@ -210,14 +215,14 @@ class CacheKey(unittest.TestCase):
 
 class Parallelism(unittest.TestCase):
     def test_cells_side_by_side_first_then_lit_workers(self):
-        self.assertEqual(matrix.parallelism(80, 2), (2, 1))
-        self.assertEqual(matrix.parallelism(1, 2), (1, 2))
-        self.assertEqual(matrix.parallelism(3, 8), (3, 2))
-        self.assertEqual(matrix.parallelism(0, 2), (1, 2))
+        self.assertEqual(cell_plan.parallelism(80, 2), (2, 1))
+        self.assertEqual(cell_plan.parallelism(1, 2), (1, 2))
+        self.assertEqual(cell_plan.parallelism(3, 8), (3, 2))
+        self.assertEqual(cell_plan.parallelism(0, 2), (1, 2))
 
     def test_explicit_choices_win(self):
-        self.assertEqual(matrix.parallelism(80, 2, parallel_cells=1), (1, 2))
-        self.assertEqual(matrix.parallelism(80, 2, jobs=4), (2, 4))
+        self.assertEqual(cell_plan.parallelism(80, 2, parallel_cells=1), (1, 2))
+        self.assertEqual(cell_plan.parallelism(80, 2, jobs=4), (2, 4))
 
 
 class RunOrder(unittest.TestCase):
@@ -226,7 +231,7 @@ class RunOrder(unittest.TestCase):
         cells = [(XSDT, path, tc, opt, "pie") for path, tc in (("gcc.json", gcc),
                                                                 ("clang.json", clang))
                  for opt in ("-O0", "-O1", "-O2")]
-        order = matrix.run_order(cells)
+        order = cell_plan.run_order(cells)
         self.assertEqual(sorted(order, key=str), sorted(cells, key=str))
         self.assertEqual([(c[1], c[3]) for c in order],
                          [("gcc.json", "-O0"), ("clang.json", "-O0"),
@@ -237,7 +242,7 @@ class RunOrder(unittest.TestCase):
         reference = dict(XSDT, name="sys-sdt", role="reference")
         tc = toolchain("gcc-12")
         cells = [(reference, "a.json", tc, "-O0", "pie"), (XSDT, "a.json", tc, "-O2", "pie")]
-        self.assertEqual([c[0]["name"] for c in matrix.run_order(cells)],
+        self.assertEqual([c[0]["name"] for c in cell_plan.run_order(cells)],
                          ["sys-sdt", "xsdt"])
 
 
@@ -249,14 +254,14 @@ class CellSources(unittest.TestCase):
                 with open(os.path.join(repo, "arches", arch, "arch.json"), "w") as f:
                     json.dump({"triple": f"{arch}-linux-gnu", "shares": shares}, f)
             os.makedirs(os.path.join(repo, "arches", "common"))
-            saved = matrix.REPO
-            matrix.REPO = repo
+            saved = cell_cache.REPO
+            cell_cache.REPO = repo
             try:
-                first = matrix.cell_sources("first")
-                second = matrix.cell_sources("second")
-                unknown = matrix.cell_sources("nosuch")
+                first = cell_cache.cell_sources("first")
+                second = cell_cache.cell_sources("second")
+                unknown = cell_cache.cell_sources("nosuch")
             finally:
-                matrix.REPO = saved
+                cell_cache.REPO = saved
         self.assertEqual(first[-2:], ["arches/first", "arches/common"])
         self.assertEqual(second[-1], "arches/second")
         self.assertNotIn("arches/common", second)
@@ -266,7 +271,7 @@ class CellSources(unittest.TestCase):
     def test_a_missing_arch_json_makes_the_cell_missing(self):
         args = argparse.Namespace(llvm_bin="/nonexistent", lit="/nonexistent",
                                   inspect="/nonexistent", tools="/nonexistent")
-        missing = matrix.missing_tools(XSDT, toolchain("gcc-12", arch="nosuch"), args)
+        missing = cell_run.missing_tools(XSDT, toolchain("gcc-12", arch="nosuch"), args)
         self.assertEqual(len(missing), 1)
         self.assertRegex(missing[0], r"^arch nosuch: .*arches/nosuch/arch.json: cannot read")
 
@@ -283,7 +288,7 @@ class Phases(unittest.TestCase):
                         "garbage line\n")
             tests = [{"name": "notes/a.test", "elapsed": 3.0},
                      {"name": "values/a.test", "elapsed": 4.0}]
-            phases = matrix.cell_phases(cell, tests)
+            phases = cell_phases.cell_phases(cell, tests)
         self.assertEqual((phases["setup"], phases["build"], phases["run"]), (4.0, 2.0, 2.2))
         # check: the tests' 7 s minus the 4.25 s of builds and runs
         self.assertEqual((phases["tests"], phases["check"]), (7.0, 2.8))
@@ -295,7 +300,7 @@ class Phases(unittest.TestCase):
 
     def test_a_cell_without_a_log_has_zero_phases(self):
         with tempfile.TemporaryDirectory() as cell:
-            phases = matrix.cell_phases(cell, [{"name": "x.test", "elapsed": 1.0}])
+            phases = cell_phases.cell_phases(cell, [{"name": "x.test", "elapsed": 1.0}])
         self.assertEqual((phases["build"], phases["run"], phases["check"]), (0.0, 0.0, 1.0))
 
 
@@ -310,48 +315,48 @@ class ProcessCount(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             path = self.write(tmp, "# started on Sat\n\n1814,,sched:sched_process_exec,"
                                    "41000000,100.00,,\n")
-            counter = matrix.ProcessCounter("perf", None)
-            self.assertEqual(matrix.process_phases(counter, path, 271),
+            counter = cell_phases.ProcessCounter("perf", None)
+            self.assertEqual(cell_phases.process_phases(counter, path, 271),
                              {"processes": 1814, "processes_per_test": 6.7})
 
     def test_a_count_perf_did_not_write_is_missing(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = self.write(tmp, "<not counted>,,sched:sched_process_exec,0,0.00,,\n")
-            phases = matrix.process_phases(matrix.ProcessCounter("perf", None), path, 10)
+            phases = cell_phases.process_phases(cell_phases.ProcessCounter("perf", None), path, 10)
         self.assertIn("processes_missing", phases)
         self.assertNotIn("processes", phases)
 
     def test_above_the_bound_fails_the_cell(self):
-        failures = matrix.process_bound_failures(
+        failures = cell_phases.process_bound_failures(
             {"processes": 2000, "processes_per_test": 7.4}, 7.0)
         self.assertEqual([f["code"] for f in failures], ["PROCESSES"])
         self.assertIn("7.4 processes started per test (2000 in all), bound 7",
                       failures[0]["detail"]["summary"])
-        self.assertEqual(matrix.process_bound_failures(
+        self.assertEqual(cell_phases.process_bound_failures(
             {"processes": 1814, "processes_per_test": 7.0}, 7.0), [])
 
     def test_a_bound_that_cannot_be_checked_fails_as_missing(self):
-        failures = matrix.process_bound_failures({"processes_missing": "no perf"}, 7.0)
+        failures = cell_phases.process_bound_failures({"processes_missing": "no perf"}, 7.0)
         self.assertEqual([f["code"] for f in failures], ["PROCESSES"])
         self.assertTrue(failures[0]["detail"]["summary"].startswith("MISSING: "))
         # Without a bound, nothing is judged.
-        self.assertEqual(matrix.process_bound_failures({"processes_missing": "no perf"},
+        self.assertEqual(cell_phases.process_bound_failures({"processes_missing": "no perf"},
                                                        None), [])
 
 
 
 class ConsumerSummary(unittest.TestCase):
-    """matrix.consumer_summary: a consumer's tests in one cell, summed."""
+    """cell_run.consumer_summary: a consumer's tests in one cell, summed."""
 
     def summary(self, codes, missing=None, unsupported=None, known_limits=0):
         tests = [{"name": f"consumers/gdb-p{i}.test", "code": c} for i, c in enumerate(codes)]
         if known_limits:
             tests[0]["known_limits"] = known_limits
         tests.append({"name": "values/p.test", "code": "FAIL"})  # not a consumer's
-        with unittest.mock.patch.object(matrix.consumers, "missing", lambda c, e: missing), \
-                unittest.mock.patch.object(matrix.consumers, "unsupported",
+        with unittest.mock.patch.object(cell_run.consumers, "missing", lambda c, e: missing), \
+                unittest.mock.patch.object(cell_run.consumers, "unsupported",
                                            lambda c, e: unsupported):
-            return matrix.consumer_summary(tests, emulated=False, arch="toyarch")["gdb"]
+            return cell_run.consumer_summary(tests, emulated=False, arch="toyarch")["gdb"]
 
     def test_all_passed(self):
         self.assertEqual(self.summary(["PASS", "PASS", "UNSUPPORTED"])["status"], "ok")
@@ -381,7 +386,7 @@ class ConsumerSummary(unittest.TestCase):
         line = ("bpftrace: 17 probes listed, 17 sites, 28 arguments specified, 22 read as "
                 "the spec says (22 of them without a location to compare), 6 at bpftrace's "
                 "known limits, 0 findings")
-        self.assertEqual(matrix.KNOWN_LIMITS_LINE.findall(line), ["6"])
+        self.assertEqual(cell_run.KNOWN_LIMITS_LINE.findall(line), ["6"])
 
 
 class ConsumerPrograms(unittest.TestCase):
@@ -402,7 +407,7 @@ class ConsumerPrograms(unittest.TestCase):
                                 "..., 0 findings\nCHECK: gdb: 17 probes listed, 17 hits, "
                                 "28 arguments passed, ..., 0 findings\n")
         judged = {n: (limits, found) for n, limits, found in
-                  matrix.program_lines("perf", output)}
+                  cell_run.program_lines("perf", output)}
         self.assertEqual(judged, {"aggregates": ("0", "0"), "constants": ("23", "2"),
                                   "cxx-features": ("", "1")})
 
@@ -410,9 +415,9 @@ class ConsumerPrograms(unittest.TestCase):
         tests = [{"name": "consumers/perf-corpus.test", "code": "FAIL",
                   "programs": {"passed": 1, "failed": 2}},
                  {"name": "consumers/perf-sys-sdt-compat.test", "code": "PASS"}]
-        with unittest.mock.patch.object(matrix.consumers, "missing", lambda c, e: None), \
-                unittest.mock.patch.object(matrix.consumers, "unsupported", lambda c, e: None):
-            entry = matrix.consumer_summary(tests, emulated=False, arch="toyarch")["perf"]
+        with unittest.mock.patch.object(cell_run.consumers, "missing", lambda c, e: None), \
+                unittest.mock.patch.object(cell_run.consumers, "unsupported", lambda c, e: None):
+            entry = cell_run.consumer_summary(tests, emulated=False, arch="toyarch")["perf"]
         self.assertEqual((entry["passed"], entry["failed"], entry["status"]), (2, 2, "failed"))
 
 
