@@ -84,20 +84,72 @@ def shared_tests(suite_dir):
 _DIRECTIVE = re.compile(r"^\W*(REQUIRES|UNSUPPORTED):(.*)$", re.M)
 
 
+_AXIS_FEATURE = re.compile(r"^(link|compiler|opt)-[\w-]+$")
+_BOOLEAN_TOKEN = re.compile(r"\s*(\|\||&&|!|\(|\)|[\w.+-]+)")
+
+
+def _axis_value(item, features):
+    """True or False for a directive item made only of these axes' features
+    (link-pie || link-shared, !compiler-clang), None for any other item:
+    it may hold on any slot. lit's grammar: ||, &&, ! and parentheses."""
+    tokens = _BOOLEAN_TOKEN.findall(item)
+    if "".join(tokens) != item.replace(" ", "") or not all(
+            t in ("||", "&&", "!", "(", ")") or _AXIS_FEATURE.match(t) for t in tokens):
+        return None
+    position = [0]
+
+    def peek():
+        return tokens[position[0]] if position[0] < len(tokens) else None
+
+    def take():
+        position[0] += 1
+        return tokens[position[0] - 1]
+
+    def either():
+        value = both()
+        while peek() == "||":
+            take()
+            value = both() or value
+        return value
+
+    def both():
+        value = negation()
+        while peek() == "&&":
+            take()
+            value = negation() and value
+        return value
+
+    def negation():
+        token = take()
+        if token == "!":
+            return not negation()
+        if token == "(":
+            value = either()
+            take()  # ")"
+            return value
+        return token in features
+
+    try:
+        value = either()
+    except IndexError:
+        return None
+    return value if position[0] == len(tokens) else None
+
+
 def slot_allowed(text, family, link):
     """Whether a test's REQUIRES and UNSUPPORTED lines let it run in a slot
     (compiler family, link mode) at the slots' opt level. Only the items
-    that are one bare feature of these axes are read (link-shared,
-    compiler-gcc, opt-O2); any other item may hold on any slot."""
+    made of these axes' features are read (link-shared, compiler-gcc,
+    opt-O0 || opt-O2); any other item may hold on any slot."""
     features = {f"link-{link}", f"compiler-{family}", f"opt{SHARED_SLOT_OPT}"}
-    axis = re.compile(r"^(link|compiler|opt)-[\w-]+$")
     for kind, items in _DIRECTIVE.findall(text):
         for item in (i.strip() for i in items.split(",")):
-            if not axis.match(item):
+            value = _axis_value(item, features)
+            if value is None:
                 continue
-            if kind == "REQUIRES" and item not in features:
+            if kind == "REQUIRES" and not value:
                 return False
-            if kind == "UNSUPPORTED" and item in features:
+            if kind == "UNSUPPORTED" and value:
                 return False
     return True
 

@@ -24,6 +24,8 @@ SUITE = {
     "jump/frame.test": "# REQUIRES: impl-xsdt, compiler-gcc, opt-O2, link-pie\n",
     "jump/flush.test": "# UNSUPPORTED: compiler-clang && sys-sdt-clang-crash\n",
     "consumers/gdb.test": "# XFAIL: gdb-no-solib-events && link-shared\n",
+    "consumers/live.test": "# REQUIRES: native, opt-O0 || opt-O2, link-pie || link-shared\n",
+    "consumers/not-clang-static.test": "# UNSUPPORTED: compiler-clang && link-static\n",
     "tools/tests/own.test": "",
 }
 SHARED = sorted(t for t in SUITE if t.split("/")[0] in
@@ -101,6 +103,8 @@ class Slice(unittest.TestCase):
                     self.assertEqual(link, "pie", test)
             self.assertNotIn(where["notes/bias.test"][0][2], ("static", "shared"))
             self.assertEqual(where["runtime/dlopen.test"][0][2], "pie")
+            self.assertIn(where["consumers/live.test"][0][2], ("pie", "shared"))
+            self.assertNotEqual(where["consumers/not-clang-static.test"][0][::2], (1, "static"))
             self.assertNotEqual(where["faults/leaks.test"][0][2], "shared")
             self.assertEqual(where["jump/frame.test"][0][:3:2], (0, "pie"))
             self.assertNotIn("tools/tests/own.test", where)
@@ -128,6 +132,16 @@ class Slice(unittest.TestCase):
         for test in SHARED:
             self.assertEqual(len(where[test]), 1, test)
         self.assertNotIn(where["notes/bias.test"][0][2], ("static", "shared"))
+
+    def test_only_items_of_the_axes_are_read(self):
+        allowed = ci_slice.slot_allowed
+        self.assertTrue(allowed("REQUIRES: link-pie || link-shared", "gcc", "shared"))
+        self.assertFalse(allowed("REQUIRES: link-pie || link-shared", "gcc", "static"))
+        self.assertFalse(allowed("UNSUPPORTED: !(compiler-gcc)", "clang", "pie"))
+        self.assertTrue(allowed("UNSUPPORTED: compiler-clang && sys-sdt-clang-crash",
+                                "clang", "pie"))
+        self.assertFalse(allowed("REQUIRES: opt-O0, native", "gcc", "pie"))
+        self.assertTrue(allowed("REQUIRES: consumer-gdb || link-static", "gcc", "pie"))
 
     def test_filters_and(self):
         both = ci_slice.and_filters("values/", r":: (?:catalog|values)/")
