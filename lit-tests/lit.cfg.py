@@ -550,3 +550,27 @@ if params.get("soak") == "1":
 # lit scrubs the environment: FileCheck and friends come from llvm_bin.
 config.environment["PATH"] = os.pathsep.join(
     [params["llvm_bin"], os.environ.get("PATH", "")])
+
+# Short forms of the RUN lines' long prefixes, expanded before everything
+# else (lit substitutes in list order, and %cc is a prefix of them):
+# %cc-rt compiles a C test program that links libxsdt (%xsdt-rt) and
+# checks the arch's expected bytes; %cc-lib a C shared library;
+# %consumer-corpus NAME DIR has the static consumer NAME read every
+# executable of the consumers' corpus built into DIR.
+CONSUMER_CORPUS = ["aggregates", "arg-counts", "constants", "cxx-features", "frame-pointer",
+                   "globals-statics", "int-widths", "multi-site", "register-pressure",
+                   "scalar-kinds", "volatile-values", "wide-values"]
+
+
+def corpus_executables(name):
+    builds = corpus_programs[name].get("builds")
+    return [name] if not builds else [f"{name}-{build}" for build in sorted(builds)]
+
+
+config.substitutions[0:0] = [
+    ("%cc-rt", "%cc %cflags %xsdt-rt-cflags %expect-cflags -std=gnu99"),
+    ("%cc-lib", "%cc %cflags -std=gnu99 -fPIC -shared -Wno-unused-command-line-argument"),
+    (r"%consumer-corpus (\S+) (\S+)",
+     r"%consumer-each \1 " + " ".join(rf"\2/{executable}" for name in CONSUMER_CORPUS
+                                     for executable in corpus_executables(name))),
+]
