@@ -23,7 +23,10 @@
 # The tests whose subject is not the arch (the command line, parse-arg,
 # listing, relocatable objects, damaged files, malformed SDT records) are in
 # arch-independent/ and run once (ctest inspect.arch-independent): their ELF
-# inputs must be compiled for some arch, and CMake picks the host's.
+# inputs must be compiled for some arch, and CMake picks the host's. The
+# tests of one arch's grammar through the command line (parse-arg --arch
+# <arch>) live with the arch, in arches/<arch>/tests/inspect, and run in the
+# same ctest as arches/<arch>/<name>.test (arches/lit.local.cfg).
 #
 # Exit codes are exact: 0 ok, 1 violations, 2 usage errors or unreadable
 # input. A RUN line fails on any other status than 0, and %expect-exit CODE
