@@ -11,5 +11,12 @@ TEST(AArch64, JumpReach) {
       {-(std::int64_t{1} << 27), (std::int64_t{1} << 27) - 4, 4});
 }
 
+// aarch64-linux-gnu-as: `b .+8` is 14000002, `b .-0x100000` 17fc0000.
+TEST(AArch64, JumpBytes) {
+  const Arch arch = *parse_arch("aarch64");
+  tests::expect_jump_bytes(arch, "nop", 8, {0x02, 0x00, 0x00, 0x14});
+  tests::expect_jump_bytes(arch, "nop", -0x100000, {0x00, 0x00, 0xfc, 0x17});
+}
+
 } // namespace
 } // namespace xsdt

@@ -23,5 +23,19 @@ TEST(Armhf, ArmJumpReach) {
       {8 - (std::int64_t{1} << 25), 8 + (std::int64_t{1} << 25) - 4, 4}, kSite);
 }
 
+// arm-linux-gnueabihf-as: Thumb `b.w .+8` is f000 b802 and `b.w .-0x100000`
+// f6ff bffe (two halfwords, each little-endian); ARM `b .+8` is ea000000 and
+// `b .-0x100000` eafbfffe.
+TEST(Armhf, JumpBytes) {
+  tests::expect_jump_bytes(kArmhf, "4-byte nop.w", 8, {0x00, 0xf0, 0x02, 0xb8},
+                           kSite);
+  tests::expect_jump_bytes(kArmhf, "4-byte nop.w", -0x100000,
+                           {0xff, 0xf6, 0xfe, 0xbf}, kSite);
+  tests::expect_jump_bytes(kArmhf, "4-byte ARM nop", 8,
+                           {0x00, 0x00, 0x00, 0xea}, kSite);
+  tests::expect_jump_bytes(kArmhf, "4-byte ARM nop", -0x100000,
+                           {0xfe, 0xff, 0xfb, 0xea}, kSite);
+}
+
 } // namespace
 } // namespace xsdt

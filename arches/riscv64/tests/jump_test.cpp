@@ -12,5 +12,14 @@ TEST(Riscv64, JumpReach) {
       {-(std::int64_t{1} << 20), (std::int64_t{1} << 20) - 2, 2});
 }
 
+// riscv64-linux-gnu-as (.option norvc): `j .+8` is 0080006f,
+// `j .-0x80000` 8008006f.
+TEST(Riscv64, JumpBytes) {
+  const Arch arch = *parse_arch("riscv64");
+  tests::expect_jump_bytes(arch, "4-byte nop", 8, {0x6f, 0x00, 0x80, 0x00});
+  tests::expect_jump_bytes(arch, "4-byte nop", -0x80000,
+                           {0x6f, 0x00, 0x08, 0x80});
+}
+
 } // namespace
 } // namespace xsdt

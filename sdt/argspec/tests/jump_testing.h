@@ -1,4 +1,4 @@
-// The reach of an arch's SDT(9) jump, for each arch's tests in
+// The reach and the bytes of an arch's SDT(9) jump, for each arch's tests in
 // arches/<arch>/tests/: the farthest targets back and forward that its ISA
 // manual gives for the branch (written there, not read from the
 // descriptor) are encoded and decode back, and one step beyond either end,
@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <vector>
 
 namespace xsdt::tests {
 
@@ -60,6 +61,34 @@ inline void expect_jump_reach(Arch arch, std::string_view encoding,
         d.encode_jump_of(*e, site, at(reach.alignment + misalign), jump))
         << encoding << ": a jump by " << reach.alignment + misalign
         << " is off the " << reach.alignment << "-byte alignment";
+}
+
+// The bytes of one jump as the arch's assembler writes them (objdump of
+// `b .+8` and the like, written into the test, not read from the
+// descriptor): the descriptor encodes a jump by `offset` from the site into
+// exactly these bytes, and decodes them back to that target.
+inline void expect_jump_bytes(Arch arch, std::string_view encoding,
+                              std::int64_t offset,
+                              const std::vector<unsigned char> &bytes,
+                              std::uint64_t site = std::uint64_t{1} << 40) {
+  const ArchDescriptor &d = arch.descriptor();
+  const SiteEncoding *e = nullptr;
+  for (const SiteEncoding &candidate : d.site_encodings)
+    if (candidate.what == encoding)
+      e = &candidate;
+  ASSERT_NE(e, nullptr) << "no site encoding \"" << encoding << "\"";
+  const std::uint64_t target = site + static_cast<std::uint64_t>(offset);
+  unsigned char jump[16] = {};
+  ASSERT_TRUE(d.encode_jump_of(*e, site, target, jump))
+      << encoding << ": a jump by " << offset << " is refused";
+  EXPECT_EQ(std::vector<unsigned char>(jump, jump + bytes.size()), bytes)
+      << encoding << ": the jump by " << offset;
+  std::uint64_t decoded = 0;
+  ASSERT_TRUE(d.decode_jump_of(*e, site, bytes.data(), &decoded))
+      << encoding << ": the assembler's jump by " << offset
+      << " does not decode";
+  EXPECT_EQ(decoded, target)
+      << encoding << ": the assembler's jump by " << offset;
 }
 
 } // namespace xsdt::tests
