@@ -3,6 +3,7 @@
 // Register numbers (DWARF, AArch64 DWARF ABI): 0..30 x0..x30, 31 sp;
 // v0..v31 64..95.
 #include "aarch64/aarch64.h"
+#include "xsdt/word_jump.h"
 
 #include <array>
 #include <elf.h>
@@ -20,34 +21,18 @@ constexpr unsigned char kNop[] = {0x1f, 0x20, 0x03, 0xd5};
 constexpr unsigned char kBrk[] = {0x00, 0x00, 0x20, 0xd4};
 constexpr SiteEncoding kSiteEncodings[] = {{kNop, kBrk, "nop"}};
 
-// `b imm26` (+-128 MiB), one aligned 32-bit instruction in place of the
-// nop.
-bool encode_jump(std::uint64_t site, std::uint64_t target, unsigned char *out) {
-  const std::int64_t off = static_cast<std::int64_t>(target - site);
-  if (off % 4 != 0 || off < -(std::int64_t{1} << 27) ||
-      off >= (std::int64_t{1} << 27))
-    return false;
-  const std::uint32_t insn =
-      0x14000000u | (static_cast<std::uint32_t>(off >> 2) & 0x03ffffffu);
-  for (int i = 0; i < 4; ++i)
-    out[i] = static_cast<unsigned char>(insn >> (8 * i));
-  return true;
-}
-
-bool decode_jump(std::uint64_t site, const unsigned char *in,
-                 std::uint64_t *target) {
-  std::uint32_t insn = 0;
-  for (int i = 0; i < 4; ++i)
-    insn |= static_cast<std::uint32_t>(in[i]) << (8 * i);
-  if ((insn & 0xfc000000u) != 0x14000000u)
-    return false;
-  // Sign-extend imm26, then scale by 4.
-  std::int64_t imm = static_cast<std::int64_t>(insn & 0x03ffffffu);
-  if (imm & 0x02000000)
-    imm -= std::int64_t{1} << 26;
-  *target = site + static_cast<std::uint64_t>(imm * 4);
-  return true;
-}
+// `b imm26` (+-128 MiB from the branch), one aligned 32-bit instruction in
+// place of the nop: the offset / 4 in bits 25..0.
+constexpr WordJumpForm kJump = {
+    .pc_bias = 0,
+    .alignment = 4,
+    .offset_bits = 28,
+    .fixed_mask = 0xfc000000u,
+    .fixed_bits = 0x14000000u,
+    .place = [](std::uint32_t offset) { return offset >> 2; },
+    .take = [](std::uint32_t word) { return (word & 0x03ffffffu) << 2; },
+    .layout = WordLayout::LittleEndian,
+};
 
 const std::vector<RegisterInfo> &registers() {
   static const std::vector<RegisterInfo> table = [] {
@@ -109,8 +94,8 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_aarch64 = {
     .trap_pc_offset = 0, // brk reports its own pc
     .trap_signal = SIGTRAP,
     .trap_race_signal = 0,
-    .encode_jump = xsdt::encode_jump,
-    .decode_jump = xsdt::decode_jump,
+    .encode_jump = xsdt::encode_jump<xsdt::kJump>,
+    .decode_jump = xsdt::decode_jump<xsdt::kJump>,
     .encode_jump_nop = nullptr,     // the same NOP at every site
     .jump_needs_trap_first = false, // one aligned 32-bit store
     .register_prefix = "",

@@ -4,6 +4,7 @@
 // Register numbers (DWARF for the ARM architecture): 0..15 r0..r15; 64..95
 // s0..s31 (the legacy VFP numbering gcc uses); 256..287 d0..d31.
 #include "armhf/armhf.h"
+#include "xsdt/word_jump.h"
 
 #include <elf.h>
 
@@ -36,41 +37,21 @@ constexpr unsigned char kSysSdtNop[] = {0x00, 0xbf};
 constexpr unsigned char kArmNop[] = {0x00, 0xf0, 0x20, 0xe3};
 constexpr unsigned char kArmTrap[] = {0xf0, 0x01, 0xf0, 0xe7};
 
-std::uint32_t word_at(const unsigned char *in) {
-  return static_cast<std::uint32_t>(in[0]) |
-         static_cast<std::uint32_t>(in[1]) << 8 |
-         static_cast<std::uint32_t>(in[2]) << 16 |
-         static_cast<std::uint32_t>(in[3]) << 24;
-}
+// B (A1, condition AL): the offset counts from the branch + 8, a multiple
+// of 4 in +-32 MiB, stored as imm24 = offset / 4.
+constexpr WordJumpForm kArmJumpForm = {
+    .pc_bias = 8,
+    .alignment = 4,
+    .offset_bits = 26,
+    .fixed_mask = 0xff000000u,
+    .fixed_bits = 0xea000000u,
+    .place = [](std::uint32_t offset) { return offset >> 2; },
+    .take = [](std::uint32_t word) { return (word & 0xffffffu) << 2; },
+    .layout = WordLayout::LittleEndian,
+};
 
-// B (A1, condition AL): offset = target - (site + 8), a multiple of 4 in
-// +-32 MiB, stored as imm24 = offset / 4.
-bool encode_arm_jump(std::uint64_t site, std::uint64_t target,
-                     unsigned char *out) {
-  const std::int64_t off = static_cast<std::int64_t>(target - (site + 8));
-  if (off % 4 != 0 || off < -(std::int64_t{1} << 25) ||
-      off >= (std::int64_t{1} << 25))
-    return false;
-  const std::uint32_t word =
-      0xea000000u | ((static_cast<std::uint32_t>(off) >> 2) & 0xffffffu);
-  for (int i = 0; i < 4; ++i)
-    out[i] = static_cast<unsigned char>(word >> (8 * i));
-  return true;
-}
-
-bool decode_arm_jump(std::uint64_t site, const unsigned char *in,
-                     std::uint64_t *target) {
-  const std::uint32_t word = word_at(in);
-  if ((word & 0xff000000u) != 0xea000000u)
-    return false;
-  std::int64_t off = static_cast<std::int64_t>(word & 0xffffffu) << 2;
-  if (off & (std::int64_t{1} << 25))
-    off -= std::int64_t{1} << 26;
-  *target = site + 8 + static_cast<std::uint64_t>(off);
-  return true;
-}
-
-constexpr JumpEncoding kArmJump = {encode_arm_jump, decode_arm_jump, false};
+constexpr JumpEncoding kArmJump = {encode_jump<kArmJumpForm>,
+                                   decode_jump<kArmJumpForm>, false};
 
 // Thumb-2 first: Debian's default, and the state libxsdt's tests build in.
 constexpr SiteEncoding kSiteEncodings[] = {
@@ -78,49 +59,35 @@ constexpr SiteEncoding kSiteEncodings[] = {
     {kSysSdtNop, kTrap, "2-byte nop (sys/sdt.h)"},
     {kArmNop, kArmTrap, "4-byte ARM nop", &kArmJump}};
 
-void put_halfword(unsigned char *out, std::uint32_t halfword) {
-  out[0] = static_cast<unsigned char>(halfword);
-  out[1] = static_cast<unsigned char>(halfword >> 8);
-}
-
-std::uint32_t halfword_at(const unsigned char *in) {
-  return static_cast<std::uint32_t>(in[0]) | static_cast<std::uint32_t>(in[1])
-                                                 << 8;
-}
-
-// b.w (T4): offset = target - (site + 4), even, +-16 MiB; S:I1:I2:imm10:
-// imm11, with J1 = !I1 ^ S and J2 = !I2 ^ S (ARM ARM A8.8.18, as Linux's
-// __arm_gen_branch_thumb2).
-bool encode_jump(std::uint64_t site, std::uint64_t target, unsigned char *out) {
-  const std::int64_t off = static_cast<std::int64_t>(target - (site + 4));
-  if (off % 2 != 0 || off < -(std::int64_t{1} << 24) ||
-      off >= (std::int64_t{1} << 24))
-    return false;
-  const auto bits = static_cast<std::uint32_t>(off);
-  const std::uint32_t s = (bits >> 24) & 1, i1 = (bits >> 23) & 1,
-                      i2 = (bits >> 22) & 1;
-  const std::uint32_t j1 = (~i1 ^ s) & 1, j2 = (~i2 ^ s) & 1;
-  put_halfword(out, 0xf000 | s << 10 | ((bits >> 12) & 0x3ff));
-  put_halfword(out + 2, 0x9000 | j1 << 13 | j2 << 11 | ((bits >> 1) & 0x7ff));
-  return true;
-}
-
-bool decode_jump(std::uint64_t site, const unsigned char *in,
-                 std::uint64_t *target) {
-  const std::uint32_t hw1 = halfword_at(in), hw2 = halfword_at(in + 2);
-  if ((hw1 & 0xf800) != 0xf000 || (hw2 & 0xd000) != 0x9000)
-    return false;
-  const std::uint32_t s = (hw1 >> 10) & 1, j1 = (hw2 >> 13) & 1,
-                      j2 = (hw2 >> 11) & 1;
-  const std::uint32_t i1 = (~(j1 ^ s)) & 1, i2 = (~(j2 ^ s)) & 1;
-  std::uint32_t bits =
-      s << 24 | i1 << 23 | i2 << 22 | (hw1 & 0x3ff) << 12 | (hw2 & 0x7ff) << 1;
-  std::int64_t off = bits;
-  if (s)
-    off -= std::int64_t{1} << 25;
-  *target = site + 4 + static_cast<std::uint64_t>(off);
-  return true;
-}
+// b.w (T4): the offset counts from the branch + 4, even, +-16 MiB;
+// S:I1:I2:imm10:imm11 with J1 = !I1 ^ S and J2 = !I2 ^ S (ARM ARM A8.8.18,
+// as Linux's __arm_gen_branch_thumb2). Two halfwords, the first (f000 |
+// S:imm10) at the site.
+constexpr WordJumpForm kThumbJump = {
+    .pc_bias = 4,
+    .alignment = 2,
+    .offset_bits = 25,
+    .fixed_mask = 0xf800d000u,
+    .fixed_bits = 0xf0009000u,
+    .place =
+        [](std::uint32_t bits) {
+          const std::uint32_t s = (bits >> 24) & 1, i1 = (bits >> 23) & 1,
+                              i2 = (bits >> 22) & 1;
+          const std::uint32_t j1 = (~i1 ^ s) & 1, j2 = (~i2 ^ s) & 1;
+          return (s << 10 | ((bits >> 12) & 0x3ff)) << 16 | j1 << 13 |
+                 j2 << 11 | ((bits >> 1) & 0x7ff);
+        },
+    .take =
+        [](std::uint32_t word) {
+          const std::uint32_t hw1 = word >> 16, hw2 = word & 0xffff;
+          const std::uint32_t s = (hw1 >> 10) & 1, j1 = (hw2 >> 13) & 1,
+                              j2 = (hw2 >> 11) & 1;
+          const std::uint32_t i1 = (~(j1 ^ s)) & 1, i2 = (~(j2 ^ s)) & 1;
+          return s << 24 | i1 << 23 | i2 << 22 | (hw1 & 0x3ff) << 12 |
+                 (hw2 & 0x7ff) << 1;
+        },
+    .layout = WordLayout::HalfwordsHighFirst,
+};
 
 const std::vector<RegisterInfo> &registers() {
   static const std::vector<RegisterInfo> table = [] {
@@ -217,8 +184,8 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_armhf = {
     .trap_pc_offset = 0, // udf #1 reports its own pc
     .trap_signal = SIGTRAP,
     .trap_race_signal = SIGILL,
-    .encode_jump = xsdt::encode_jump,
-    .decode_jump = xsdt::decode_jump,
+    .encode_jump = xsdt::encode_jump<xsdt::kThumbJump>,
+    .decode_jump = xsdt::decode_jump<xsdt::kThumbJump>,
     .encode_jump_nop = nullptr,    // the same NOP at every site
     .jump_needs_trap_first = true, // b.w is two halfwords to fetch
     .register_prefix = "",

@@ -3,6 +3,7 @@
 // Register numbers (DWARF, 64-bit ELF V2 ABI): 0..31 r0..r31, 32..63
 // f0..f31.
 #include "ppc64el/ppc64el.h"
+#include "xsdt/word_jump.h"
 
 #include <elf.h>
 
@@ -20,32 +21,17 @@ constexpr unsigned char kTrap[] = {0x08, 0x00, 0xe0, 0x7f};
 constexpr SiteEncoding kSiteEncodings[] = {{kNop, kTrap, "nop"}};
 
 // `b target` (I-form, opcode 18, AA = LK = 0): LI is a 24-bit word offset,
-// +-32 MiB.
-bool encode_jump(std::uint64_t site, std::uint64_t target, unsigned char *out) {
-  const std::int64_t off = static_cast<std::int64_t>(target - site);
-  if (off % 4 != 0 || off < -(std::int64_t{1} << 25) ||
-      off >= (std::int64_t{1} << 25))
-    return false;
-  const std::uint32_t insn =
-      0x48000000u | (static_cast<std::uint32_t>(off) & 0x03fffffcu);
-  for (int i = 0; i < 4; ++i)
-    out[i] = static_cast<unsigned char>(insn >> (8 * i));
-  return true;
-}
-
-bool decode_jump(std::uint64_t site, const unsigned char *in,
-                 std::uint64_t *target) {
-  std::uint32_t insn = 0;
-  for (int i = 0; i < 4; ++i)
-    insn |= static_cast<std::uint32_t>(in[i]) << (8 * i);
-  if ((insn & 0xfc000003u) != 0x48000000u)
-    return false;
-  std::int64_t off = static_cast<std::int64_t>(insn & 0x03fffffcu);
-  if (off & (std::int64_t{1} << 25))
-    off -= std::int64_t{1} << 26;
-  *target = site + static_cast<std::uint64_t>(off);
-  return true;
-}
+// +-32 MiB, in bits 25..2.
+constexpr WordJumpForm kJump = {
+    .pc_bias = 0,
+    .alignment = 4,
+    .offset_bits = 26,
+    .fixed_mask = 0xfc000003u,
+    .fixed_bits = 0x48000000u,
+    .place = [](std::uint32_t offset) { return offset & 0x03fffffcu; },
+    .take = [](std::uint32_t word) { return word & 0x03fffffcu; },
+    .layout = WordLayout::LittleEndian,
+};
 
 // A general register is written as its number, "3": that is how gcc and
 // clang print it (without -mregnames) and all gdb reads. r3 and %r3 are
@@ -105,8 +91,8 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_ppc64el = {
     .trap_pc_offset = 0, // trap reports its own pc
     .trap_signal = SIGTRAP,
     .trap_race_signal = 0,
-    .encode_jump = xsdt::encode_jump,
-    .decode_jump = xsdt::decode_jump,
+    .encode_jump = xsdt::encode_jump<xsdt::kJump>,
+    .decode_jump = xsdt::decode_jump<xsdt::kJump>,
     .encode_jump_nop = nullptr,     // the same NOP at every site
     .jump_needs_trap_first = false, // one aligned 32-bit store
     .register_prefix = "",

@@ -3,6 +3,7 @@
 // Register numbers (DWARF, RISC-V ELF psABI): 0..31 x0..x31 (x0 is zero),
 // f0..f31 32..63.
 #include "riscv64/riscv64.h"
+#include "xsdt/word_jump.h"
 
 #include <array>
 #include <elf.h>
@@ -26,39 +27,25 @@ constexpr SiteEncoding kSiteEncodings[] = {
 };
 
 // `jal x0, off` (+-1 MiB), one aligned 32-bit instruction in place of the
-// nop.
-// J-type immediate: imm[20|10:1|11|19:12] in bits 31|30:21|20|19:12.
-bool encode_jump(std::uint64_t site, std::uint64_t target, unsigned char *out) {
-  const std::int64_t off = static_cast<std::int64_t>(target - site);
-  if (off % 2 != 0 || off < -(std::int64_t{1} << 20) ||
-      off >= (std::int64_t{1} << 20))
-    return false;
-  const auto imm = static_cast<std::uint32_t>(off);
-  const std::uint32_t insn = (((imm >> 20) & 1u) << 31) |
-                             (((imm >> 1) & 0x3ffu) << 21) |
-                             (((imm >> 11) & 1u) << 20) |
-                             (((imm >> 12) & 0xffu) << 12) | 0x6fu; // rd = x0
-  for (int i = 0; i < 4; ++i)
-    out[i] = static_cast<unsigned char>(insn >> (8 * i));
-  return true;
-}
-
-bool decode_jump(std::uint64_t site, const unsigned char *in,
-                 std::uint64_t *target) {
-  std::uint32_t insn = 0;
-  for (int i = 0; i < 4; ++i)
-    insn |= static_cast<std::uint32_t>(in[i]) << (8 * i);
-  if ((insn & 0xfffu) != 0x06fu) // jal with rd = x0
-    return false;
-  std::uint32_t imm =
-      (((insn >> 31) & 1u) << 20) | (((insn >> 21) & 0x3ffu) << 1) |
-      (((insn >> 20) & 1u) << 11) | (((insn >> 12) & 0xffu) << 12);
-  std::int64_t off = static_cast<std::int64_t>(imm);
-  if (off & (std::int64_t{1} << 20))
-    off -= std::int64_t{1} << 21;
-  *target = site + static_cast<std::uint64_t>(off);
-  return true;
-}
+// nop. J-type immediate: imm[20|10:1|11|19:12] in bits 31|30:21|20|19:12.
+constexpr WordJumpForm kJump = {
+    .pc_bias = 0,
+    .alignment = 2,
+    .offset_bits = 21,
+    .fixed_mask = 0xfffu, // opcode jal, rd = x0
+    .fixed_bits = 0x06fu,
+    .place =
+        [](std::uint32_t imm) {
+          return ((imm >> 20) & 1u) << 31 | ((imm >> 1) & 0x3ffu) << 21 |
+                 ((imm >> 11) & 1u) << 20 | ((imm >> 12) & 0xffu) << 12;
+        },
+    .take =
+        [](std::uint32_t word) {
+          return ((word >> 31) & 1u) << 20 | ((word >> 21) & 0x3ffu) << 1 |
+                 ((word >> 20) & 1u) << 11 | ((word >> 12) & 0xffu) << 12;
+        },
+    .layout = WordLayout::LittleEndian,
+};
 
 const std::vector<RegisterInfo> &registers() {
   static constexpr std::array<const char *, 32> kAbi{
@@ -123,8 +110,8 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_riscv64 = {
     .trap_pc_offset = 0, // ebreak reports its own pc
     .trap_signal = SIGTRAP,
     .trap_race_signal = 0,
-    .encode_jump = xsdt::encode_jump,
-    .decode_jump = xsdt::decode_jump,
+    .encode_jump = xsdt::encode_jump<xsdt::kJump>,
+    .decode_jump = xsdt::decode_jump<xsdt::kJump>,
     .encode_jump_nop = nullptr,     // the same NOP at every site
     .jump_needs_trap_first = false, // one aligned 32-bit store
     .register_prefix = "",
