@@ -28,14 +28,19 @@ struct JumpReach {
   std::int64_t alignment;        // target - site is a multiple of this
 };
 
+inline const SiteEncoding *site_encoding(const ArchDescriptor &d,
+                                         std::string_view what) {
+  for (const SiteEncoding &candidate : d.site_encodings)
+    if (candidate.what == what)
+      return &candidate;
+  return nullptr;
+}
+
 inline void expect_jump_reach(Arch arch, std::string_view encoding,
                               JumpReach reach,
                               std::uint64_t site = std::uint64_t{1} << 40) {
   const ArchDescriptor &d = arch.descriptor();
-  const SiteEncoding *e = nullptr;
-  for (const SiteEncoding &candidate : d.site_encodings)
-    if (candidate.what == encoding)
-      e = &candidate;
+  const SiteEncoding *e = site_encoding(d, encoding);
   ASSERT_NE(e, nullptr) << "no site encoding \"" << encoding << "\"";
   auto at = [&](std::int64_t offset) {
     return site + static_cast<std::uint64_t>(offset);
@@ -72,10 +77,7 @@ inline void expect_jump_bytes(Arch arch, std::string_view encoding,
                               const std::vector<unsigned char> &bytes,
                               std::uint64_t site = std::uint64_t{1} << 40) {
   const ArchDescriptor &d = arch.descriptor();
-  const SiteEncoding *e = nullptr;
-  for (const SiteEncoding &candidate : d.site_encodings)
-    if (candidate.what == encoding)
-      e = &candidate;
+  const SiteEncoding *e = site_encoding(d, encoding);
   ASSERT_NE(e, nullptr) << "no site encoding \"" << encoding << "\"";
   const std::uint64_t target = site + static_cast<std::uint64_t>(offset);
   unsigned char jump[16] = {};
