@@ -141,5 +141,96 @@ class Generated(unittest.TestCase):
         self.assertFalse(mutate.is_host_tool_source("sdt/runtime/src/patcher.cpp"))
 
 
+class HandWrittenList(unittest.TestCase):
+    def tree(self, root):
+        write(root, "arches/alpha/arch.json", "{}")
+        write(root, "arches/alpha/include/xsdt/arch/usdt.h",
+              '#define XSDT_ARCH_SITE_NOP "nop"      \\\n  "nop"\n')
+        write(root, "arches/shared/shared.cpp", "int kTrapPcOffset = 1;\n")
+        write(root, "sdt/include/xsdt/usdt.h", "#define A 1\n")
+        write(root, "ci/mutants.toml", """
+[generic-a]
+file = "sdt/include/xsdt/usdt.h"
+find = "#define A 1"
+replace = "#define A 2"
+arches = ["alpha"]
+group = "backend"
+checks = "sites/"
+why = "w"
+""")
+        write(root, "arches/alpha/mutants.toml", """
+[alpha-nop]
+file = "include/xsdt/arch/usdt.h"
+find = '#define XSDT_ARCH_SITE_NOP "nop" \\'
+replace = '#define XSDT_ARCH_SITE_NOP "" \\'
+group = "backend"
+checks = "sites/"
+why = "w"
+""")
+        write(root, "arches/shared/mutants.toml", """
+[shared-pc]
+file = "shared.cpp"
+find = "kTrapPcOffset = 1;"
+replace = "kTrapPcOffset = 0;"
+arches = ["alpha"]
+group = "runtime"
+checks = "runtime/"
+why = "w"
+""")
+
+    def test_each_arch_directory_has_its_own_list(self):
+        with tempfile.TemporaryDirectory() as root:
+            self.tree(root)
+            files = mutate.list_files(root)
+            self.assertEqual([os.path.relpath(f, root) for f in files],
+                             ["ci/mutants.toml", "arches/alpha/mutants.toml",
+                              "arches/shared/mutants.toml"])
+            mutants = mutate.load(files, [], root)
+            self.assertEqual(mutants["alpha-nop"]["file"], "arches/alpha/include/xsdt/arch/usdt.h")
+            self.assertEqual(mutants["alpha-nop"]["arches"], ["alpha"])
+            self.assertEqual(mutants["shared-pc"]["file"], "arches/shared/shared.cpp")
+            self.assertEqual(mutate.check_list(mutants, root), [])
+
+    def test_a_shared_directory_must_name_its_arches(self):
+        with tempfile.TemporaryDirectory() as root:
+            self.tree(root)
+            path = os.path.join(root, "arches/shared/mutants.toml")
+            with open(path) as f:
+                text = f.read()
+            write(root, "arches/shared/mutants.toml", text.replace('arches = ["alpha"]\n', ""))
+            with self.assertRaisesRegex(SystemExit, "shared-pc: missing arches"):
+                mutate.load(mutate.list_files(root), [], root)
+
+    def test_an_id_in_two_lists_is_refused(self):
+        with tempfile.TemporaryDirectory() as root:
+            self.tree(root)
+            with open(os.path.join(root, "arches/alpha/mutants.toml")) as f:
+                text = f.read()
+            write(root, "arches/alpha/mutants.toml", text.replace("[alpha-nop]", "[generic-a]"))
+            with self.assertRaisesRegex(SystemExit, "generic-a is also in another list"):
+                mutate.load(mutate.list_files(root), [], root)
+
+    def test_white_space_runs_match_each_other(self):
+        m = {"find": '  ".ascii \\"%x[a" #n "]\\"\\n"  \\', "replace": "X", "group": "backend"}
+        realigned = 'a \\\n    ".ascii \\"%x[a" #n "]\\"\\n"      \\\n'
+        self.assertEqual(mutate.occurrences(realigned, m), 1)
+        self.assertEqual(mutate.apply_mutant(realigned, m), "a \\\nX\n")
+        self.assertEqual(mutate.occurrences('".ascii \\"%w[a" #n', m), 0)
+        self.assertEqual(mutate.occurrences(realigned + realigned, m), 2)
+
+    def test_a_generated_line_matches_exactly(self):
+        m = {"find": "  n = 1;", "replace": "  ;", "group": "generated"}
+        self.assertEqual(mutate.occurrences("  n  =  1;\n", m), 0)
+        self.assertEqual(mutate.apply_mutant("x\n  n = 1;\n", m), "x\n  ;\n")
+
+    def test_the_list_moved_into_arch_directories_is_whole(self):
+        ## The real list: every mutant names its file, and each port's own
+        ## mutants are in its directory.
+        mutants = mutate.load(mutate.list_files(mutate.REPO), [])
+        self.assertEqual(mutate.check_list(mutants, mutate.REPO), [])
+        generic = mutate.load([os.path.join(mutate.REPO, "ci", "mutants.toml")], [])
+        self.assertFalse([n for n, m in generic.items() if m["file"].startswith("arches/")])
+
+
 if __name__ == "__main__":
     unittest.main()
