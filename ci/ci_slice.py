@@ -29,6 +29,11 @@ the filters are regexes that lit searches in them.
 import glob
 import os
 import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                "lit-tests", "tools"))
+from template_instances import INSTANCES_FILE, generated_tests  # noqa: E402
 
 OPTS = ["-O0", "-O1", "-O2", "-O3", "-Os"]
 LINKS = ["pie", "nopie", "static", "shared"]
@@ -71,14 +76,23 @@ def arch_variants(repo):
 
 
 def shared_tests(suite_dir):
-    """The tests that run once per arch variant, as paths under the suite."""
+    """The tests that run once per arch variant: {path under the suite:
+    script}, the instances of a directory's templates among them (lit-
+    tests/tools/template_instances.py)."""
     kept = EVERY_CELL_DIRS + PER_COMPILER_DIRS + NOT_TESTS
-    found = []
+    found = {}
     for path in glob.glob(os.path.join(suite_dir, "**", "*.test"), recursive=True):
         relative = os.path.relpath(path, suite_dir)
         if relative.split(os.sep)[0] not in kept:
-            found.append(relative.replace(os.sep, "/"))
-    return sorted(found)
+            with open(path, encoding="utf-8") as f:
+                found[relative.replace(os.sep, "/")] = f.read()
+    for path in glob.glob(os.path.join(suite_dir, "**", INSTANCES_FILE), recursive=True):
+        directory = os.path.dirname(path)
+        relative = os.path.relpath(directory, suite_dir)
+        if relative.split(os.sep)[0] not in kept:
+            for name, script in generated_tests(directory).items():
+                found[os.path.join(relative, name).replace(os.sep, "/")] = script
+    return dict(sorted(found.items()))
 
 
 _DIRECTIVE = re.compile(r"^\W*(REQUIRES|UNSUPPORTED):(.*)$", re.M)
@@ -182,9 +196,7 @@ def cell_filter(suite_dir, role, opt, link, compiler_index, compiler_families, r
         count = len(compiler_families)
         slots = [(i, l) for i in range(count)
                  for o, l in cells(role, i, count, rotation) if o == SHARED_SLOT_OPT]
-        for index, test in enumerate(shared_tests(suite_dir)):
-            with open(os.path.join(suite_dir, test), encoding="utf-8") as f:
-                text = f.read()
+        for index, (test, text) in enumerate(shared_tests(suite_dir).items()):
             if slot_of(test, text, index + rotation, slots,
                        compiler_families) == (compiler_index, link):
                 chosen.append(re.escape(test) + "$")

@@ -82,7 +82,29 @@ class Slice(unittest.TestCase):
         self.assertEqual(ci_slice.cells("reference", 1, 2, 1), [("-O2", "pie")])
 
     def test_shared_tests_are_the_directories_not_run_everywhere(self):
-        self.assertEqual(ci_slice.shared_tests(self.suite), SHARED)
+        self.assertEqual(list(ci_slice.shared_tests(self.suite)), SHARED)
+
+    def test_the_instances_of_a_template_are_shared_tests_dealt_by_their_directives(self):
+        consumers = os.path.join(self.suite, "consumers")
+        with open(os.path.join(consumers, "instances.toml"), "w") as f:
+            f.write('[live]\ntest = "live-@tracer@.test"\n'
+                    'instances = [{tracer = "one"}, {tracer = "two"}, {tracer = "three"}]\n')
+        with open(os.path.join(consumers, "live.test.in"), "w") as f:
+            f.write("## made up\n# REQUIRES: link-pie || link-shared\nRUN: %consumer @tracer@\n")
+        shared = ci_slice.shared_tests(self.suite)
+        made = ["consumers/live-one.test", "consumers/live-three.test", "consumers/live-two.test"]
+        self.assertEqual(list(shared), sorted(SHARED + made))
+        self.assertIn("RUN: %consumer two", shared["consumers/live-two.test"])
+        for turn in range(8):
+            placed = []
+            for index, _ in enumerate(FAMILIES):
+                for opt, link in ci_slice.cells("subject", index, len(FAMILIES), turn):
+                    regex = ci_slice.cell_filter(self.suite, "subject", opt, link, index,
+                                                 FAMILIES, turn)
+                    placed += [(test, link) for test in made
+                               if re.search(regex, f"xsdt :: {test}")]
+            self.assertEqual(sorted(t for t, _ in placed), made, turn)
+            self.assertTrue(all(link in ("pie", "shared") for _, link in placed), placed)
 
     def test_compiler_checks_run_in_every_cell_and_header_checks_per_compiler(self):
         for turn in range(8):
