@@ -10,17 +10,22 @@ Then where the time went: setup, build, run and check seconds summed over the
 cells that ran, the slowest cells and the slowest tests.
 
 report.html is self-contained (inline CSS, no scripts, no external assets):
-it can be attached to a CI run and opened anywhere.
+it can be attached to a CI run and opened anywhere. Both are laid out by the
+Jinja2 templates in ci/templates/ (Debian's python3-jinja2); this file
+computes what they show.
 
     python3 ci/report.py build/matrix/results.json [--out-dir DIR]
 
 ci/matrix.py calls write_reports() at the end of every run.
 """
 import argparse
-import html
+import functools
+import itertools
 import json
 import os
 import sys
+
+import jinja2
 
 from results_file import (BAD_CODES, GOOD_CODES, NOT_APPLICABLE_CODES, ResultsError,
                           column_key, column_sort_key, failing_tests, load_results,
@@ -429,479 +434,174 @@ def slowest_tests(document, limit=MAX_SLOWEST):
     return rows
 
 
-# ----------------------------------------------------------------- Markdown
+# ------------------------------------------------------------ the templates
+#
+# report_context() gathers what every section holds; ci/templates/ lays it
+# out: report.md.j2 as Markdown, report.html.j2 as HTML with report.css in
+# its <style>.
 
-def md_escape(text):
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def render_markdown(document, gate=None):
-    rows, columns, grid = build_matrix(document)
-    total = totals(document)
-    out = ["# xsdt conformance report", ""]
-    verdict = "PASSED" if document.get("ok") else "FAILED"
-    out.append(f"**{verdict}**: {total['by_state']['ok']} of {total['cells']} cells passed, "
-               f"{total['by_state']['failed']} failed, {total['by_state']['finding']} with "
-               f"findings (reference implementations), {total['by_state']['missing']} missing.")
-    out.append("")
-    for problem in document.get("catalog_problems") or []:
-        out.append(f"- **CATALOG FAILURE**: {md_escape(problem)}")
-    for line in implementation_lines(document):
-        out.append(f"- {md_escape(line)}")
-    out.append("")
-    out.append("Cells: passed/ran lit tests; `+N n/a` tests do not apply to the cell "
-               "and are not counted; MISSING: the toolchain or emulator is not installed.")
-    out.append("")
-    header = ["implementation", "arch", "compiler"] + [
-        f"{opt} {link}" for link, opt in map(column_label, columns)]
-    out.append("| " + " | ".join(header) + " |")
-    out.append("|" + "---|" * len(header))
-    for row in rows:
-        line = list(row_label(row, grid, columns))
-        for column in columns:
-            cell = grid.get((row, column))
-            main, note = cell_text(cell)
-            note = f" ({note})" if note else ""
-            if cell_state(cell) == "failed":
-                line.append(f"**FAIL** [{main}](#{anchor(cell['key'])}){note}")
-            elif cell_state(cell) == "finding":
-                line.append(f"findings: [{main}](#{anchor(cell['key'])}){note}")
-            elif cell_state(cell) == "ok":
-                line.append(f"ok {main}{note}")
-            else:
-                line.append(main)
-        out.append("| " + " | ".join(line) + " |")
-    if gate:
-        out += [""] + render_markdown_gate(gate)
-    consumer_names, consumer_table = consumer_rows(document)
-    if consumer_table:
-        out += ["", "## Consumers", "",
-                "What real tracers read of each cell's probes (`lit-tests/consumers`), "
-                "each value against the source's (gdb) or each argument against its spec "
-                "(readelf, bcc, perf, bpftrace, stap): passed/ran; limit: the consumer's own "
-                "limit (its tests fail as expected there, or readings its known limits "
-                "explain); n/a: the consumer does not read this arch; MISSING: not "
-                "installed.", ""]
-        out.append("| cell | " + " | ".join(consumer_names) + " |")
-        out.append("|---|" + "---|" * len(consumer_names))
-        for key, row in consumer_table:
-            out.append(f"| {key} | " + " | ".join(md_escape(t) for t in row) + " |")
-    live_names, live_table = consumer_rows(document, live=True)
-    if live_table:
-        out += ["", "## Consumers, live", "",
-                "Real tracers attached through this machine's kernel (uprobes) while each "
-                "program runs natively (`lit-tests/consumers/live-*`): the program must "
-                "exit 0 while traced and every value printed must be the source's; "
-                "passed/ran; limit: readings the tracer's own limits explain; MISSING: "
-                "the tracer is not installed or cannot attach here (not root, no "
-                "tracefs); n/a: the kernel does not run the cell's programs.", ""]
-        out.append("| cell | " + " | ".join(live_names) + " |")
-        out.append("|---|" + "---|" * len(live_names))
-        for key, row in live_table:
-            out.append(f"| {key} | " + " | ".join(md_escape(t) for t in row) + " |")
-    names, catalog = catalog_rows(document)
-    if catalog:
-        out += ["", "## Known-bug catalog", "",
-                "A catalog test fails where the implementation has the bug (HIT).", ""]
-        out.append("| test | " + " | ".join(names) + " |")
-        out.append("|---|" + "---|" * len(names))
-        for test, row in catalog:
-            out.append(f"| `{test}` | " + " | ".join(md_escape(t) for _, t, _ in row) + " |")
-    out += ["", "## Totals", ""]
-    out.append("| outcome | tests |")
-    out.append("|---|---|")
-    for code, count in total["by_code"]:
-        out.append(f"| {code} | {count} |")
-    out.append("")
-    out.append(f"Value oracle: {total['sites_verified']} sites and "
-               f"{total['args_verified']} arguments verified.")
-    missing = missing_toolchains(document)
-    if missing:
-        out += ["", "## Missing toolchains", ""]
-        for (implementation, arch, compiler), (tools, packages) in missing.items():
-            out.append(f"- {implementation} {arch} {compiler}: {', '.join(tools)} not found; "
-                       f"install `{packages}` (toolchains/install-deps.sh)")
-    failed = failed_cells(document)
-    heading = None
-    for key, cell, failures in failed:
-        wanted = ("## Findings (reference implementations)" if cell_state(cell) == "finding"
-                  else "## Failures")
-        if heading != wanted:
-            out += ["", wanted, ""]
-            heading = wanted
-        out.append(f"### <a id=\"{anchor(key)}\"></a>{key}")
-        out.append("")
-        if cell.get("compiler_version"):
-            out.append(f"{cell['compiler']} {cell['compiler_version']}, "
-                       f"{cell['opt']} {cell['link']}")
-            out.append("")
-        for warning in cell.get("lit_warnings", []):
-            out.append(f"- lit: {md_escape(warning)}")
-        groups = group_failures(failures)
-        for failure, names in groups[:MAX_FAILURES_PER_CELL]:
-            detail = failure.get("detail") or {}
-            who = (f"`{failure['name']}`" if len(names) == 1
-                   else f"{len(names)} tests ({names_text(names)})")
-            out.append(f"- **{failure['code']}** {who}: "
-                       f"{md_escape(detail.get('summary', ''))}")
-            findings = detail.get("findings", [])
-            if findings:
-                out.append("")
-                out.append("  | probe | arg | spec | expected | actual |")
-                out.append("  |---|---|---|---|---|")
-                for finding in findings:
-                    out.append("  | " + " | ".join(f"`{md_escape(v)}`" if v else ""
-                                                    for v in finding_columns(finding)) + " |")
-            lines = [l for l in detail.get("lines", []) if l != detail.get("summary")]
-            if lines:
-                out.append("")
-                out.append("  ```")
-                out += [f"  {line}" for line in lines]
-                out.append("  ```")
-            if findings or lines:
-                out.append("")
-        if len(groups) > MAX_FAILURES_PER_CELL:
-            out.append(f"- ... and {len(groups) - MAX_FAILURES_PER_CELL} more failures "
-                       "(all of them are in results.json)")
-        out.append("")
-    out += render_markdown_time(document)
-    out += ["## Run", ""]
-    for label, value in run_facts(document):
-        out.append(f"- {label}: `{value}`")
-    out.append("")
-    return "\n".join(out)
-
+TEMPLATE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 
 CELL_TIME_HEADER = ["cell", "wall s", "setup", "build", "run", "check", "tests",
                     "floor", "x floor", "processes/test",
                     "compiled/cached builds", "ran/replayed runs"]
 TEST_TIME_HEADER = ["test", "cell", "elapsed", "build", "run", "check"]
+# A consumer's outcome (the first word of consumer_text) -> the colour of its cell.
+CONSUMER_CSS = {"ok": "ok", "FAIL": "failed", "limit": "finding", "MISSING": "missing"}
 
 
-def gate_title(gate):
-    return "Toolchain gate: " + ("PASS" if gate["report"]["passed"] else "FAIL")
-
-
-def render_markdown_gate(gate):
-    """The toolchain gate's table (ci/toolchain-gate --report-dir), as lines:
-    this matrix is its candidate."""
-    parts = gate["report"]
-    out = [f"## {gate_title(gate)}", "", f"**{md_escape(parts['verdict'])}**", ""]
-    out += [f"- {md_escape(line)}" for line in parts["header"]]
-    out += ["", "| change | tests |", "|---|---|"]
-    out += [f"| {md_escape(s['title'])} | {s['count']} |" for s in parts["sections"]]
-    out.append("")
-    for section in parts["sections"]:
-        if section["lines"]:
-            out += [f"{md_escape(section['title'].split(':')[0])}:", "", "```"]
-            out += section["lines"] + ["```", ""]
-    out += [f"- {md_escape(line)}" for line in parts["notes"]]
-    return out
-
-
-def render_html_gate(gate):
-    e = html.escape
-    parts = gate["report"]
-    out = [f"<h2>{e(gate_title(gate))}</h2>",
-           f"<p><span class=\"verdict {'ok' if parts['passed'] else 'failed'}\">"
-           f"{e(parts['verdict'])}</span></p>",
-           "<ul>" + "".join(f"<li>{e(line)}</li>" for line in parts["header"]) + "</ul>",
-           "<table class=\"plain gate\"><tr><th>change</th><th>tests</th></tr>"]
-    for section in parts["sections"]:
-        out.append(f"<tr><td>{e(section['title'])}</td><td class=\"num\">"
-                   f"{section['count']}</td></tr>")
-    out.append("</table>")
-    for section in parts["sections"]:
-        if section["lines"]:
-            out.append(f"<p>{e(section['title'].split(':')[0])}:</p>"
-                       f"<pre>{e(chr(10).join(section['lines']))}</pre>")
-    if parts["notes"]:
-        out.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in parts["notes"])
-                   + "</ul>")
-    return out
-
-
-def render_markdown_time(document):
-    """The "Where the time goes" section, as lines."""
-    out = ["## Where the time goes", "", md_escape(time_summary(document)), ""]
-    if not has_phases(document):
-        return out
-    cells = slowest_cells(document)
-    if cells:
-        out.append(f"Slowest cells that ran (wall seconds; setup, then build, run and check "
-                   f"summed over the cell's tests; the floor is build + run, x floor "
-                   f"(setup + tests) over it; programs started per test that ran; "
-                   f"up to {MAX_SLOWEST}):")
-        out.append("")
-        out.append("| " + " | ".join(CELL_TIME_HEADER) + " |")
-        out.append("|---|" + "--:|" * (len(CELL_TIME_HEADER) - 1))
-        for key, values in cells:
-            out.append(f"| {md_escape(key)} | " + " | ".join(values) + " |")
-        out.append("")
-    tests = slowest_tests(document)
-    if tests:
-        out.append(f"Slowest tests (seconds; check is the rest of the test's time, "
-                   f"up to {MAX_SLOWEST}):")
-        out.append("")
-        out.append("| " + " | ".join(TEST_TIME_HEADER) + " |")
-        out.append("|---|---|" + "--:|" * (len(TEST_TIME_HEADER) - 2))
-        for name, cell, values in tests:
-            out.append(f"| `{md_escape(name)}` | {md_escape(cell)} | " + " | ".join(values) + " |")
-        out.append("")
-    return out
+def md_escape(text):
+    """Text for a Markdown table cell or list item: a "|" would end the cell,
+    a newline the row."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
 
 
 def anchor(cell_key):
     return "cell-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in cell_key)
 
 
-# --------------------------------------------------------------------- HTML
+@functools.lru_cache(maxsize=None)
+def template_environment():
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
+        # The HTML only: Markdown shows a "<" as it is, escaping it would
+        # print "&lt;" in a code span.
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",),
+                                            default_for_string=False),
+        # A misspelt field fails the report instead of leaving a blank.
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    environment.filters["md"] = md_escape
+    return environment
 
-CSS = """
-body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px;
-       color: #1d1d1f; background: #fff; }
-h1 { font-size: 22px; margin: 0 0 4px; }
-h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
-h3 { font-size: 15px; margin: 18px 0 6px; font-family: ui-monospace, monospace; }
-.verdict { font-weight: 700; padding: 2px 8px; border-radius: 4px; }
-.verdict.ok { background: #1e7b34; color: #fff; }
-.verdict.failed { background: #b3261e; color: #fff; }
-table { border-collapse: collapse; }
-table.matrix td, table.matrix th { border: 1px solid #c8c8c8; padding: 4px 8px; }
-table.matrix th { background: #f3f3f3; font-weight: 600; }
-table.matrix td.label { background: #fafafa; white-space: nowrap; }
-table.matrix td.cell { text-align: center; white-space: nowrap; font-size: 13px; }
-table.matrix td.cell small { font-weight: 400; opacity: 0.8; }
-td.ok { background: #cfeed6; color: #0f5223; }
-td.failed { background: #f7c6c2; color: #7a1410; font-weight: 600; }
-td.failed a { color: inherit; }
-td.finding { background: #fde2b8; color: #6b3d00; }
-td.finding a { color: inherit; }
-td.missing, td.na { background: #e4e4e4; color: #555; }
-.legend span { display: inline-block; padding: 1px 8px; margin-right: 6px; border-radius: 3px; }
-.legend .ok { background: #cfeed6; } .legend .failed { background: #f7c6c2; }
-.legend .grey { background: #e4e4e4; } .legend .finding { background: #fde2b8; }
-table.catalog td.cell { text-align: left; white-space: normal; max-width: 520px; }
-table.plain td, table.plain th { border: 1px solid #ddd; padding: 3px 8px; text-align: left; }
-table.plain th { background: #f6f6f6; }
-table.plain td.num { text-align: right; font-variant-numeric: tabular-nums; }
-table.plain td.name { font-family: ui-monospace, monospace; }
-table.findings { margin: 4px 0 6px 0; font-size: 13px; }
-table.findings td { font-family: ui-monospace, monospace; }
-.failure { margin: 8px 0 14px 0; padding-left: 10px; border-left: 3px solid #b3261e; }
-.code { display: inline-block; font-size: 12px; font-weight: 700; padding: 0 6px;
-        border-radius: 3px; background: #b3261e; color: #fff; }
-.code.XPASS { background: #8a4b00; }
-.name { font-family: ui-monospace, monospace; font-weight: 600; }
-pre { background: #f6f6f6; padding: 6px 8px; margin: 4px 0; font-size: 12px;
-      white-space: pre-wrap; word-break: break-all; }
-.muted { color: #666; }
-"""
+
+def link_spans(columns):
+    """[(link mode, number of its columns)]: the HTML matrix's first header
+    row over the opt levels (columns are in link mode order)."""
+    return [(link, len(list(group)))
+            for link, group in itertools.groupby(columns, key=lambda column: column[0])]
+
+
+def matrix_cell(cell):
+    """One matrix cell: its state ("n/a" has the CSS class "na"), its text and
+    note (cell_text), the failure section it links to, the missing tools."""
+    state = cell_state(cell)
+    main, note = cell_text(cell)
+    linked = state in ("failed", "finding")
+    missing = state == "missing"
+    return {"state": state, "css": "na" if state == "n/a" else state,
+            "main": main, "note": note, "link": anchor(cell["key"]) if linked else None,
+            "tools": ", ".join(cell.get("missing", [])) if missing else "",
+            "packages": cell.get("packages", "") if missing else ""}
+
+
+def consumer_table(document, live=False):
+    """consumer_rows with each outcome's colour: {"names", "rows": [(cell
+    key, [{"text", "css"}])]}."""
+    names, rows = consumer_rows(document, live)
+    return {"names": names,
+            "rows": [(key, [{"text": text, "css": CONSUMER_CSS.get(text.split()[0], "na")}
+                            for text in texts]) for key, texts in rows]}
+
+
+def catalog_table(document):
+    """catalog_rows as {"names", "rows": [(test, [{"text", "css"}])]}."""
+    names, rows = catalog_rows(document)
+    return {"names": names,
+            "rows": [(test, [{"text": text, "css": css} for _, text, css in row])
+                     for test, row in rows]}
+
+
+def failure_view(failure, names):
+    """One failure of a cell, standing for every test in names (group_failures)."""
+    detail = failure.get("detail") or {}
+    return {"code": failure["code"], "names": names, "names_text": names_text(names),
+            "summary": detail.get("summary", ""),
+            "findings": [finding_columns(finding) for finding in detail.get("findings", [])],
+            # The summary is already said above the lines.
+            "lines": [line for line in detail.get("lines", []) if line != detail.get("summary")]}
+
+
+def failure_sections(document):
+    """[{"heading", "cells"}]: "Failures" (the subject's), then "Findings
+    (reference implementations)"; each cell with its failures grouped, at
+    most MAX_FAILURES_PER_CELL of them, and how many more there are."""
+    sections = []
+    for key, cell, failures in failed_cells(document):
+        heading = ("Findings (reference implementations)" if cell_state(cell) == "finding"
+                   else "Failures")
+        if not sections or sections[-1]["heading"] != heading:
+            sections.append({"heading": heading, "cells": []})
+        groups = group_failures(failures)
+        sections[-1]["cells"].append({
+            "key": key, "anchor": anchor(key), "compiler": cell.get("compiler", ""),
+            "compiler_version": cell.get("compiler_version") or "",
+            "opt": cell.get("opt", ""), "link": cell.get("link", ""),
+            "lit_warnings": cell.get("lit_warnings") or [],
+            "failures": [failure_view(failure, names)
+                         for failure, names in groups[:MAX_FAILURES_PER_CELL]],
+            "more": max(0, len(groups) - MAX_FAILURES_PER_CELL)})
+    return sections
+
+
+def time_section(document):
+    """"Where the time goes": the summary line, then the slowest cells and
+    tests, which an older results.json without phases does not list."""
+    phases = has_phases(document)
+    return {"summary": time_summary(document), "max_slowest": MAX_SLOWEST,
+            "cell_header": CELL_TIME_HEADER, "cells": slowest_cells(document) if phases else [],
+            "test_header": TEST_TIME_HEADER, "tests": slowest_tests(document) if phases else []}
+
+
+def gate_section(gate):
+    """ci/toolchain-gate's report parts (this matrix is its candidate); each
+    section also by its name, the title up to its colon."""
+    parts = gate["report"]
+    return {"title": "Toolchain gate: " + ("PASS" if parts["passed"] else "FAIL"),
+            "passed": parts["passed"], "verdict": parts["verdict"],
+            "header": parts["header"], "notes": parts["notes"],
+            "sections": [dict(section, name=section["title"].split(":")[0])
+                         for section in parts["sections"]]}
+
+
+def report_context(document, gate=None):
+    """Everything both templates show, in the order they show it."""
+    rows, columns, grid = build_matrix(document)
+    return {
+        "ok": bool(document.get("ok")), "totals": totals(document),
+        "wall_seconds": document.get("wall_seconds"),
+        "catalog_problems": document.get("catalog_problems") or [],
+        "implementation_lines": implementation_lines(document),
+        "columns": [column_label(column) for column in columns],
+        "link_spans": link_spans(columns),
+        "matrix_rows": [(row_label(row, grid, columns),
+                         [matrix_cell(grid.get((row, column))) for column in columns])
+                        for row in rows],
+        "gate": gate_section(gate) if gate else None,
+        "consumers": consumer_table(document),
+        "live_consumers": consumer_table(document, live=True),
+        "catalog": catalog_table(document),
+        "missing_toolchains": [
+            {"implementation": implementation, "arch": arch, "compiler": compiler,
+             "tools": tools, "packages": packages}
+            for (implementation, arch, compiler), (tools, packages)
+            in missing_toolchains(document).items()],
+        "failure_sections": failure_sections(document),
+        "time": time_section(document),
+        "run_facts": run_facts(document),
+    }
+
+
+def render_markdown(document, gate=None):
+    """report.md; gate: ci/toolchain-gate's JSON when document is its candidate."""
+    return template_environment().get_template("report.md.j2").render(
+        report_context(document, gate))
 
 
 def render_html(document, gate=None):
-    e = html.escape
-    rows, columns, grid = build_matrix(document)
-    total = totals(document)
-    ok = bool(document.get("ok"))
-    out = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
-           "<title>xsdt conformance report</title>", f"<style>{CSS}</style></head><body>"]
-    out.append("<h1>xsdt conformance report</h1>")
-    out.append(f"<p><span class=\"verdict {'ok' if ok else 'failed'}\">"
-               f"{'PASSED' if ok else 'FAILED'}</span> "
-               f"{total['by_state']['ok']} of {total['cells']} cells passed, "
-               f"{total['by_state']['failed']} failed, {total['by_state']['finding']} with "
-               f"findings (reference), {total['by_state']['missing']} missing"
-               + (f" &middot; {document['wall_seconds']:.0f} s"
-                  if document.get("wall_seconds") is not None else "") + "</p>")
-    out.append("<p class=\"legend\"><span class=\"ok\">ok: passed/ran</span>"
-               "<span class=\"failed\">failed</span>"
-               "<span class=\"finding\">findings of a reference implementation</span>"
-               "<span class=\"grey\">MISSING (not installed) or n/a</span>"
-               "<span class=\"muted\">+N n/a: tests that do not apply to the cell, "
-               "not counted</span></p>")
-
-    for problem in document.get("catalog_problems") or []:
-        out.append(f"<p class=\"verdict failed\">CATALOG FAILURE: {e(problem)}</p>")
-    out.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in implementation_lines(document))
-               + "</ul>")
-    # The matrix: two header rows (link mode, then opt level).
-    out.append("<table class=\"matrix\"><thead><tr>"
-               "<th rowspan=\"2\">implementation</th><th rowspan=\"2\">arch</th>"
-               "<th rowspan=\"2\">compiler</th>")
-    links = []
-    for link, _ in columns:
-        if not links or links[-1][0] != link:
-            links.append([link, 0])
-        links[-1][1] += 1
-    for link, span in links:
-        out.append(f"<th colspan=\"{span}\">{e(link)}</th>")
-    out.append("</tr><tr>")
-    for column in columns:
-        out.append(f"<th>{e(column_label(column)[1])}</th>")
-    out.append("</tr></thead><tbody>")
-    for row in rows:
-        out.append("<tr>" + "".join(f"<td class=\"label\">{e(v)}</td>"
-                                    for v in row_label(row, grid, columns)))
-        for column in columns:
-            cell = grid.get((row, column))
-            state = cell_state(cell)
-            css = {"n/a": "na"}.get(state, state)
-            main, note = cell_text(cell)
-            text = e(main)
-            title = ""
-            if state == "missing":
-                title = (f" title=\"{e(', '.join(cell.get('missing', [])))} not found; "
-                         f"install {e(cell.get('packages', ''))}\"")
-            elif state in ("failed", "finding"):
-                text = f"<a href=\"#{anchor(cell['key'])}\">{text}</a>"
-            elif state == "n/a":
-                title = " title=\"this run has no such cell\""
-            note = f"<br><small>{e(note)}</small>" if note else ""
-            out.append(f"<td class=\"cell {css}\"{title}>{text}{note}</td>")
-        out.append("</tr>")
-    out.append("</tbody></table>")
-    if gate:
-        out += render_html_gate(gate)
-
-    consumer_names, consumer_table = consumer_rows(document)
-    if consumer_table:
-        out.append("<h2>Consumers</h2><p>What real tracers read of each cell's probes "
-                   "(lit-tests/consumers), each value against the source's.</p>"
-                   "<table class=\"matrix consumers\"><thead><tr><th>cell</th>" +
-                   "".join(f"<th>{e(n)}</th>" for n in consumer_names) +
-                   "</tr></thead><tbody>")
-        css_of = {"ok": "ok", "FAIL": "failed", "limit": "finding", "MISSING": "missing"}
-        for key, row in consumer_table:
-            out.append(f"<tr><td class=\"label\">{e(key)}</td>" + "".join(
-                f"<td class=\"cell {css_of.get(text.split()[0], 'na')}\">{e(text)}</td>"
-                for text in row) + "</tr>")
-        out.append("</tbody></table>")
-    live_names, live_table = consumer_rows(document, live=True)
-    if live_table:
-        out.append("<h2>Consumers, live</h2><p>Real tracers attached through this "
-                   "machine's kernel while each program runs natively "
-                   "(lit-tests/consumers/live-*): the program must exit 0 while traced, "
-                   "every value printed must be the source's.</p>"
-                   "<table class=\"matrix consumers\"><thead><tr><th>cell</th>" +
-                   "".join(f"<th>{e(n)}</th>" for n in live_names) + "</tr></thead><tbody>")
-        css_of = {"ok": "ok", "FAIL": "failed", "limit": "finding", "MISSING": "missing"}
-        for key, row in live_table:
-            out.append(f"<tr><td class=\"label\">{e(key)}</td>" + "".join(
-                f"<td class=\"cell {css_of.get(text.split()[0], 'na')}\">{e(text)}</td>"
-                for text in row) + "</tr>")
-        out.append("</tbody></table>")
-
-    names, catalog = catalog_rows(document)
-    if catalog:
-        out.append("<h2>Known-bug catalog</h2><p>A catalog test fails where the implementation "
-                   "has the bug (HIT).</p><table class=\"matrix catalog\"><thead><tr>"
-                   "<th>test</th>" + "".join(f"<th>{e(n)}</th>" for n in names) +
-                   "</tr></thead><tbody>")
-        for test, row in catalog:
-            out.append(f"<tr><td class=\"label\">{e(test)}</td>" + "".join(
-                f"<td class=\"cell {css}\">{e(text)}</td>" for _, text, css in row) + "</tr>")
-        out.append("</tbody></table>")
-
-    missing = missing_toolchains(document)
-    if missing:
-        out.append("<h2>Missing toolchains</h2><ul>")
-        for (implementation, arch, compiler), (tools, packages) in missing.items():
-            out.append(f"<li>{e(implementation)} {e(arch)} {e(compiler)}: "
-                       f"<code>{e(', '.join(tools))}</code> not found; install "
-                       f"<code>{e(packages)}</code> (toolchains/install-deps.sh)</li>")
-        out.append("</ul>")
-
-    out.append("<h2>Totals</h2><table class=\"plain\"><tr><th>outcome</th><th>tests</th></tr>")
-    for code, count in total["by_code"]:
-        out.append(f"<tr><td>{e(code)}</td><td>{count}</td></tr>")
-    out.append("</table>")
-    out.append(f"<p>Value oracle: {total['sites_verified']} sites and "
-               f"{total['args_verified']} arguments verified.</p>")
-
-    heading = None
-    for key, cell, failures in failed_cells(document):
-        wanted = ("Findings (reference implementations)" if cell_state(cell) == "finding"
-                  else "Failures")
-        if heading != wanted:
-            out.append(f"<h2>{wanted}</h2>")
-            heading = wanted
-        version = f" &middot; {e(cell['compiler'])} {e(cell['compiler_version'])}" \
-            if cell.get("compiler_version") else ""
-        out.append(f"<h3 id=\"{anchor(key)}\">{e(key)}"
-                   f"<span class=\"muted\">{version}</span></h3>")
-        if cell.get("lit_warnings"):
-            out.append("<p class=\"muted\">lit's warnings for this cell:</p><pre>"
-                       + e("\n".join(cell["lit_warnings"])) + "</pre>")
-        groups = group_failures(failures)
-        for failure, names in groups[:MAX_FAILURES_PER_CELL]:
-            out.append(render_html_failure(failure, names))
-        if len(groups) > MAX_FAILURES_PER_CELL:
-            out.append(f"<p>... and {len(groups) - MAX_FAILURES_PER_CELL} more failures "
-                       "(all of them are in results.json)</p>")
-
-    out += render_html_time(document)
-
-    out.append("<h2>Run</h2><table class=\"plain\">")
-    for label, value in run_facts(document):
-        out.append(f"<tr><th>{e(label)}</th><td>{e(str(value))}</td></tr>")
-    out.append("</table></body></html>")
-    return "\n".join(out) + "\n"
-
-
-def render_html_time(document):
-    """The "Where the time goes" section, as lines."""
-    e = html.escape
-    out = ["<h2>Where the time goes</h2>", f"<p>{e(time_summary(document))}</p>"]
-    if not has_phases(document):
-        return out
-    cells = slowest_cells(document)
-    if cells:
-        out.append(f"<p>Slowest cells that ran (wall seconds; setup, then build, run and check "
-                   f"summed over the cell's tests; the floor is build + run, x floor "
-                   f"(setup + tests) over it; programs started per test that ran; "
-                   f"up to {MAX_SLOWEST}):</p>")
-        out.append("<table class=\"plain time\"><tr>"
-                   + "".join(f"<th>{e(h)}</th>" for h in CELL_TIME_HEADER) + "</tr>")
-        for key, values in cells:
-            out.append(f"<tr><td class=\"name\">{e(key)}</td>"
-                       + "".join(f"<td class=\"num\">{e(v)}</td>" for v in values) + "</tr>")
-        out.append("</table>")
-    tests = slowest_tests(document)
-    if tests:
-        out.append(f"<p>Slowest tests (seconds; check is the rest of the test's time, "
-                   f"up to {MAX_SLOWEST}):</p>")
-        out.append("<table class=\"plain time\"><tr>"
-                   + "".join(f"<th>{e(h)}</th>" for h in TEST_TIME_HEADER) + "</tr>")
-        for name, cell, values in tests:
-            out.append(f"<tr><td class=\"name\">{e(name)}</td><td class=\"name\">{e(cell)}</td>"
-                       + "".join(f"<td class=\"num\">{e(v)}</td>" for v in values) + "</tr>")
-        out.append("</table>")
-    return out
-
-
-def render_html_failure(failure, names):
-    e = html.escape
-    detail = failure.get("detail") or {}
-    code = failure["code"]
-    who = (f"<span class=\"name\">{e(failure['name'])}</span>" if len(names) == 1 else
-           f"<span class=\"name\">{len(names)} tests</span> "
-           f"<span class=\"muted\">{e(names_text(names))}</span>")
-    out = [f"<div class=\"failure\"><span class=\"code {e(code)}\">{e(code)}</span> {who}"
-           f"<div>{e(detail.get('summary', ''))}</div>"]
-    findings = detail.get("findings", [])
-    if findings:
-        out.append("<table class=\"plain findings\"><tr><th>probe</th><th>arg</th>"
-                   "<th>spec</th><th>expected</th><th>actual</th></tr>")
-        for finding in findings:
-            out.append("<tr>" + "".join(f"<td>{e(str(v))}</td>"
-                                        for v in finding_columns(finding)) + "</tr>")
-        out.append("</table>")
-    lines = [l for l in detail.get("lines", []) if l != detail.get("summary")]
-    if lines:
-        out.append("<pre>" + e("\n".join(lines)) + "</pre>")
-    out.append("</div>")
-    return "".join(out)
+    """report.html, self-contained; gate as for render_markdown."""
+    return template_environment().get_template("report.html.j2").render(
+        report_context(document, gate))
 
 
 # ------------------------------------------------------------------- output

@@ -9,6 +9,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 base=(
   # build system and host tools
   cmake make ninja-build pkg-config python3 python3-psutil
+  python3-jinja2 # the templates of report.md and report.html (ci/report.py)
   libssl-dev # SHA-256 for the lit suite's build cache (lit-tests/tools)
   # host compilers
   g++ clang-14 lld-14 llvm-14 llvm-14-tools

@@ -5,6 +5,7 @@ import os
 import re
 import tempfile
 import unittest
+from html import unescape
 
 from helpers import fixture_path, load_fixture
 
@@ -75,6 +76,27 @@ class Html(unittest.TestCase):
         self.assertNotIn("<script>alert", html)
         self.assertIn("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more", html)
 
+    def test_failure_names_lines_and_attributes_are_escaped(self):
+        document = load_fixture()
+        cell = document["cells"]["alpha.clang-14.O0.pie"]
+        cell["tests"][3]["name"] = "values/<b>&amp.test"
+        cell["tests"][3]["detail"]["lines"] = ["want <x> & y"]
+        cell["lit_warnings"] = ["lit <warning>"]
+        document["cells"]["beta.clang-14.O2.pie"]["packages"] = 'qemu-user "quoted" <b>'
+        page = report.render_html(document)
+        self.assertIn('<span class="name">values/&lt;b&gt;&amp;amp.test</span>', page)
+        self.assertIn("<pre>want &lt;x&gt; &amp; y</pre>", page)
+        self.assertIn("<pre>lit &lt;warning&gt;</pre>", page)
+        # The quotes do not end the title attribute early.
+        title = re.search(r'<td class="cell missing" title="([^"]*)">', page).group(1)
+        self.assertEqual(unescape(title), 'qemu-beta not found; install qemu-user "quoted" <b>')
+
+    def test_css_is_the_templates(self):
+        with open(os.path.join(os.path.dirname(report.__file__), "templates", "report.css"),
+                  encoding="utf-8") as f:
+            css = f.read()
+        self.assertIn("<style>\n" + css + "</style>", self.html)
+
     def test_run_facts(self):
         self.assertIn("<tr><th>wall time</th><td>42 s (0.7 min)</td></tr>", self.html)
         self.assertIn("<tr><th>clang-14-beta</th><td>not installed</td></tr>", self.html)
@@ -122,6 +144,18 @@ class Markdown(unittest.TestCase):
         finding = document["cells"]["alpha.clang-14.O0.pie"]["tests"][3]["detail"]["findings"][0]
         finding["got"] = "a|b"
         self.assertIn("`a\\|b`", report.render_markdown(document))
+
+    def test_markdown_is_not_html_escaped(self):
+        document = load_fixture()
+        detail = document["cells"]["alpha.clang-14.O0.pie"]["tests"][3]["detail"]
+        detail["summary"] = "got <x> & y | z\nnext"
+        detail["lines"] = ["raw <x> & | y"]
+        md = report.render_markdown(document)
+        self.assertIn("- **FAIL** `values/int-widths.test`: got <x> & y \\| z next\n", md)
+        # A code block needs no escaping: its "|" stays.
+        self.assertIn("  ```\n  raw <x> & | y\n  ```\n", md)
+        self.assertNotIn("&lt;", md)
+        self.assertNotIn("&amp;", md)
 
 
 def with_reference_implementation(document):
@@ -343,10 +377,6 @@ class CommandLine(unittest.TestCase):
         self.assertIn("schema 1", err.getvalue())
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 def with_consumers(document):
     """The fixture with a consumer summary (ci/matrix.py) on two cells."""
     cells = document["cells"]
@@ -374,6 +404,23 @@ class GateTable(unittest.TestCase):
     def test_no_gate_section_without_a_gate(self):
         self.assertNotIn("Toolchain gate", report.render_markdown(load_fixture()))
         self.assertNotIn("Toolchain gate", report.render_html(load_fixture()))
+
+    def test_gate_lines_are_escaped_for_each_format(self):
+        gate = {"report": {
+            "passed": False, "verdict": "gate: FAIL: 1 regression",
+            "header": ["baseline <a>|b"], "notes": ["note & <c>"],
+            "sections": [{"title": "REGRESSIONS: passed, now fail", "count": 1,
+                          "lines": ["  xsdt alpha O2.pie  t<1>|.test: PASS -> FAIL"]}]}}
+        md = report.render_markdown(load_fixture(), gate)
+        self.assertIn("- baseline <a>\\|b\n", md)
+        # The changed tests are a code block: nothing to escape there.
+        self.assertIn("REGRESSIONS:\n\n```\n  xsdt alpha O2.pie  t<1>|.test: PASS -> FAIL\n```\n",
+                      md)
+        page = report.render_html(load_fixture(), gate)
+        self.assertIn("<li>baseline &lt;a&gt;|b</li>", page)
+        self.assertIn("<p>REGRESSIONS:</p><pre>  xsdt alpha O2.pie  t&lt;1&gt;|.test: "
+                      "PASS -&gt; FAIL</pre>", page)
+        self.assertIn("<li>note &amp; &lt;c&gt;</li>", page)
 
 
 class Consumers(unittest.TestCase):
@@ -406,3 +453,15 @@ class Consumers(unittest.TestCase):
 
     def test_no_table_without_summaries(self):
         self.assertNotIn("## Consumers", report.render_markdown(load_fixture()))
+
+    def test_consumer_texts_are_escaped(self):
+        document = with_consumers(load_fixture())
+        document["cells"]["alpha.clang-14.O0.pie"]["consumers"]["gdb"]["missing"] = "gdb <8 | old"
+        self.assertIn("| alpha.clang-14.O0.pie | MISSING (gdb <8 \\| old) |",
+                      report.render_markdown(document))
+        self.assertIn('<td class="cell missing">MISSING (gdb &lt;8 | old)</td>',
+                      report.render_html(document))
+
+
+if __name__ == "__main__":
+    unittest.main()
