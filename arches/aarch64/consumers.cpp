@@ -12,7 +12,7 @@
 //   perf    tools/perf/arch/arm64/util/perf_regs.c arch_sdt_arg_parse_op:
 //           ^(x[1-2]?[0-9]|3[0-1])$ and ^\[sp(, )?([0-9]+)?\]$.
 //   stap    sdt-facts §8 (measured, stap 4.8: bare immediates accepted).
-#include "aarch64/aarch64.h"
+#include "xsdt/arch_parts.h"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 //
 // Register numbers (DWARF, AArch64 DWARF ABI): 0..30 x0..x30, 31 sp;
 // v0..v31 64..95.
-#include "aarch64/aarch64.h"
+#include "xsdt/arch_parts.h"
 #include "xsdt/word_jump.h"
 
 #include <array>

@@ -4,7 +4,7 @@
 //   [x1]  [sp, 16]  [x29, #-8]  base + offset
 //   [x1, x2]  [x1, w2, sxtw #2] register offset (index)
 //   [x0, #:lo12:sym]  :lo12:sym symbolic, relocation operators
-#include "aarch64/aarch64.h"
+#include "xsdt/arch_parts.h"
 
 namespace xsdt::aarch64 {
 using namespace detail;

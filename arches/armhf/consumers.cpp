@@ -13,7 +13,7 @@
 //   perf    tools/perf/util/perf_regs.c: the weak arch_sdt_arg_parse_op
 //           skips every argument (no arm one).
 //   stap    sdt-facts §8 (measured, stap 4.8).
-#include "armhf/armhf.h"
+#include "xsdt/arch_parts.h"
 
 #include <cstdint>
 #include <string>

@@ -3,7 +3,7 @@
 //
 // Register numbers (DWARF for the ARM architecture): 0..15 r0..r15; 64..95
 // s0..s31 (the legacy VFP numbering gcc uses); 256..287 d0..d31.
-#include "armhf/armhf.h"
+#include "xsdt/arch_parts.h"
 #include "xsdt/word_jump.h"
 
 #include <elf.h>

@@ -9,7 +9,7 @@
 // The portable subset is what gdb and libbpf both read (descriptor.cpp):
 // bare r0..r10, [R] and [R, #D] with R in r0..r10, fp, ip, sp, lr, and
 // #IMM of at most 32 bits. bcc has no 32-bit ARM parser.
-#include "armhf/armhf.h"
+#include "xsdt/arch_parts.h"
 
 namespace xsdt::armhf {
 using namespace detail;

@@ -9,7 +9,7 @@
 //   perf    tools/perf/arch/powerpc/util/perf_regs.c arch_sdt_arg_parse_op:
 //           skips iN; ^(%r)?N$ and ^-?N\((%r)?N\)$.
 //   stap    sdt-facts §8 (measured, stap 4.8).
-#include "ppc64el/ppc64el.h"
+#include "xsdt/arch_parts.h"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 //
 // Register numbers (DWARF, 64-bit ELF V2 ABI): 0..31 r0..r31, 32..63
 // f0..f31.
-#include "ppc64el/ppc64el.h"
+#include "xsdt/arch_parts.h"
 #include "xsdt/word_jump.h"
 
 #include <elf.h>

@@ -9,7 +9,7 @@
 // and bcc both read: 3, i5 and 8(3) (descriptor.cpp). libbpf has no
 // powerpc USDT support.
 //   sym@toc@l(2)  .LC0    symbolic
-#include "ppc64el/ppc64el.h"
+#include "xsdt/arch_parts.h"
 
 namespace xsdt::ppc64el {
 using namespace detail;

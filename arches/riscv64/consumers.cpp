@@ -10,7 +10,7 @@
 //   perf    tools/perf/util/perf_regs.c: the weak arch_sdt_arg_parse_op
 //           skips every argument (no riscv one).
 //   stap    sdt-facts §8 (measured, stap 4.8: bare immediates rejected).
-#include "riscv64/riscv64.h"
+#include "xsdt/arch_parts.h"
 
 namespace xsdt::riscv64 {
 namespace {

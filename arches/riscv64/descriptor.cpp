@@ -2,7 +2,7 @@
 //
 // Register numbers (DWARF, RISC-V ELF psABI): 0..31 x0..x31 (x0 is zero),
 // f0..f31 32..63.
-#include "riscv64/riscv64.h"
+#include "xsdt/arch_parts.h"
 #include "xsdt/word_jump.h"
 
 #include <array>

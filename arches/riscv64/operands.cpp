@@ -3,7 +3,7 @@
 //   42  -7                      immediates
 //   -88(s0)  (a0)               base + offset
 //   %lo(sym)(a5)  sym           symbolic, relocation functions
-#include "riscv64/riscv64.h"
+#include "xsdt/arch_parts.h"
 
 namespace xsdt::riscv64 {
 using namespace detail;

@@ -11,7 +11,7 @@
 //   perf    tools/perf/util/perf_regs.c: the weak arch_sdt_arg_parse_op
 //           skips every argument (no s390 one).
 //   stap    sdt-facts §8 (measured, stap 4.8).
-#include "s390x/s390x.h"
+#include "xsdt/arch_parts.h"
 
 namespace xsdt::s390x {
 namespace {

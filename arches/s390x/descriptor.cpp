@@ -3,7 +3,7 @@
 // Register numbers (DWARF, the s390x ELF ABI, as gdb's s390_dwarf_regmap):
 // 0..15 r0..r15; 16..31 f0 f2 f4 f6 f1 f3 f5 f7 f8 f10 f12 f14 f9 f11 f13
 // f15 (not in numeric order).
-#include "s390x/s390x.h"
+#include "xsdt/arch_parts.h"
 
 #include <elf.h>
 

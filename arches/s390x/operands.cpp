@@ -9,7 +9,7 @@
 //   sym  sym+8(%r1)          symbolic
 // The portable subset is what gdb, libbpf and bcc all read: %rN, D(%rN)
 // with the displacement written, and a bare immediate (descriptor.cpp).
-#include "s390x/s390x.h"
+#include "xsdt/arch_parts.h"
 
 namespace xsdt::s390x {
 using namespace detail;

@@ -48,6 +48,15 @@ def sources(repo, arch):
     return srcs
 
 
+def namespace_flags(repo, src):
+    """A source of arches/<dir>/ is compiled with its parts' namespace
+    (xsdt/arch_parts.h), as sdt/argspec/CMakeLists.txt compiles it."""
+    parts = os.path.relpath(src, os.path.abspath(repo)).split(os.sep)
+    if len(parts) == 3 and parts[0] == "arches":
+        return [f"-DXSDT_ARCH_NS={parts[1]}"]
+    return []
+
+
 def headers(repo, arch):
     found = []
     for root in ([os.path.join(repo, "sdt", "argspec"),
@@ -126,7 +135,7 @@ def build(args, srcs, base, archive, object_keys):
             i, src = i_src
             cached = os.path.join(objects, f"{object_keys[i]}-{os.path.basename(src)}.o")
             obj = os.path.join(work, f"{i:02d}-{os.path.basename(src)}.o")
-            cmd = base + ["-c", src, "-o", obj]
+            cmd = base + namespace_flags(args.repo, src) + ["-c", src, "-o", obj]
             if os.path.exists(cached):
                 shutil.copyfile(cached, obj)
                 return obj, cmd, subprocess.CompletedProcess(cmd, 0, "", "")
