@@ -30,8 +30,6 @@ void set_context_pc(void *uc, std::uintptr_t pc) {
 
 void fill_registers(const void *ucp, RegisterFile *regs) {
   const auto &m = static_cast<const ucontext_t *>(ucp)->uc_mcontext;
-  for (int i = 0; i < kRegisterFileSize; ++i)
-    regs->regs[i] = 0;
   const unsigned long *gprs = &m.arm_r0; // r0..r15 in order
   for (int i = 0; i <= 15; ++i)          // DWARF 0..15 are r0..r15
     regs->regs[i] = gprs[i];

@@ -26,8 +26,6 @@ void fill_registers(const void *ucp, RegisterFile *regs) {
   // trap (the kernel and QEMU store it in both esp and esp_at_signal).
   static constexpr int kOrder[9] = {REG_EAX, REG_ECX, REG_EDX, REG_EBX, REG_ESP,
                                     REG_EBP, REG_ESI, REG_EDI, REG_EIP};
-  for (int i = 0; i < kRegisterFileSize; ++i)
-    regs->regs[i] = 0;
   for (int i = 0; i < 9; ++i)
     regs->regs[i] = static_cast<std::uint32_t>(g[kOrder[i]]);
 }

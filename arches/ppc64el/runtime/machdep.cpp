@@ -25,8 +25,6 @@ void set_context_pc(void *uc, std::uintptr_t pc) {
 
 void fill_registers(const void *ucp, RegisterFile *regs) {
   const auto &m = static_cast<const ucontext_t *>(ucp)->uc_mcontext;
-  for (int i = 0; i < kRegisterFileSize; ++i)
-    regs->regs[i] = 0;
   for (int i = 0; i <= 31; ++i) // DWARF 0..31 are r0..r31
     regs->regs[i] = m.gp_regs[i];
 }

@@ -22,8 +22,6 @@ void set_context_pc(void *uc, std::uintptr_t pc) {
 
 void fill_registers(const void *ucp, RegisterFile *regs) {
   const auto &m = static_cast<const ucontext_t *>(ucp)->uc_mcontext;
-  for (int i = 0; i < kRegisterFileSize; ++i)
-    regs->regs[i] = 0;
   // x0 is hard-wired zero; slot 0 of __gregs holds the pc instead.
   for (int i = 1; i <= 31; ++i)
     regs->regs[i] = m.__gregs[i];

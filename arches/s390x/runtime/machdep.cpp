@@ -22,8 +22,6 @@ void set_context_pc(void *uc, std::uintptr_t pc) {
 
 void fill_registers(const void *ucp, RegisterFile *regs) {
   const auto &m = static_cast<const ucontext_t *>(ucp)->uc_mcontext;
-  for (int i = 0; i < kRegisterFileSize; ++i)
-    regs->regs[i] = 0;
   for (int i = 0; i <= 15; ++i) // DWARF 0..15 are r0..r15
     regs->regs[i] = m.gregs[i];
 }

@@ -27,8 +27,6 @@ void fill_registers(const void *ucp, RegisterFile *regs) {
       REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI,
       REG_RBP, REG_RSP, REG_R8,  REG_R9,  REG_R10, REG_R11,
       REG_R12, REG_R13, REG_R14, REG_R15, REG_RIP};
-  for (int i = 0; i < kRegisterFileSize; ++i)
-    regs->regs[i] = 0;
   for (int i = 0; i < 17; ++i)
     regs->regs[i] = static_cast<std::uint64_t>(g[kOrder[i]]);
 }

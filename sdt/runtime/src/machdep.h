@@ -20,8 +20,9 @@ Arch arch();
 std::uintptr_t context_pc(const void *ucontext);
 void set_context_pc(void *ucontext, std::uintptr_t pc);
 
-// Fills regs (the arch's DWARF numbering, see argeval.h) from a signal's
-// ucontext.
+// Writes the arch's registers into regs (each in the slot of its DWARF
+// number, see argeval.h) from a signal's ucontext. The caller has zeroed
+// regs: only the registers the arch's table names are written.
 void fill_registers(const void *ucontext, RegisterFile *regs);
 
 // Makes freshly written code at [addr, addr + n) visible to instruction

@@ -11,7 +11,8 @@
 //  * The fire path (xsdt_sdt_fire(), the out-of-line path of every site)
 //    and "no handler after disable returns" are sdt_fire.cpp's.
 //  * Traps (trap mode, and the x86 trap-first protocol of jump mode) are
-//    looked up by the trap handler in the tables of sdt_traps.cpp.
+//    looked up by the trap handler in the table both parts share
+//    (trap_table.cpp).
 #include "sdt_enable.h"
 
 #include "enablings.h"
@@ -24,9 +25,9 @@
 #include "sdt_fire.h"
 #include "sdt_probe.h"
 #include "sdt_registry.h"
-#include "sdt_traps.h"
 #include "status.h"
 #include "trap.h"
+#include "trap_table.h"
 #include "xsdt/sdt-runtime.h"
 
 #include <algorithm>
@@ -95,7 +96,6 @@ bool start(xsdt_error *err) {
   g_serialize_ok =
       isa::any_jump_needs_trap_first() && machdep::serialize_all_threads();
   g_serialize_errno = errno;
-  set_sdt_trap_hook(resume_after_trap);
   g_started = true;
   return true;
 }
@@ -156,17 +156,6 @@ struct Scratch {
 Scratch &scratch_space() {
   static Scratch *s = new Scratch;
   return *s;
-}
-
-// remove_traps, once the sites hold whole instructions again: out of
-// memory, their entries stay in the trap table, where they are harmless (a
-// site that holds a whole instruction does not trap; a later trap write
-// replaces the entry).
-void remove_traps_if_memory(std::vector<std::uintptr_t> &sites) noexcept {
-  try {
-    remove_traps(sites);
-  } catch (const std::bad_alloc &) {
-  }
 }
 
 // Fills err for a failed write. The batch's tags count the sites of

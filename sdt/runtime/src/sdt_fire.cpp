@@ -7,7 +7,7 @@
 // in initial-exec TLS with one load.
 //
 // Concurrency model (enable, disable and list serialise on api_lock(), see
-// sdt_enable.cpp; the trap tables are sdt_traps.cpp's).
+// sdt_enable.cpp; the trap table is trap_table.cpp's).
 //  * A probe is enabled by storing a pointer to its Armed record (handler,
 //    user, info) in the probe object's `runtime` slot, after its sites are
 //    written. xsdt_sdt_fire() reads that slot; it takes no lock, allocates

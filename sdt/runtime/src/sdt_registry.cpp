@@ -9,7 +9,7 @@
 #include "internal.h"
 #include "isa.h"
 #include "patch.h"
-#include "sdt_traps.h"
+#include "trap_table.h"
 #include "xsdt/arch_port.h"
 #include "xsdt/hex_text.h"
 

@@ -1,7 +1,7 @@
 // libxsdt: the one SIGTRAP handler of the process, shared by the USDT part
 // (usdt.cpp) and the SDT part (sdt_enable.cpp): its installation, its
-// dispatch of a trap to the part that wrote it, and the forwarding of
-// traps that are neither's to the disposition it replaced.
+// dispatch of a trap by the trap table both write (trap_table.h), and the
+// forwarding of traps that are neither's to the disposition it replaced.
 // A file of its own because neither part owns the signal: each asks for
 // the handler to be installed before it writes its first trap.
 #include "trap.h"
@@ -11,6 +11,7 @@
 #include "machdep.h"
 #include "patch.h"
 #include "safe_read.h"
+#include "trap_table.h"
 
 #include <atomic>
 #include <cerrno>
@@ -32,8 +33,6 @@ struct sigaction g_previous[2];
 std::atomic<const struct sigaction *> g_forward_to[2] = {&g_previous[0],
                                                          &g_previous[1]};
 std::atomic<bool> g_installed{false};
-// The SDT part's trap lookup (trap.h), null until it first enables.
-std::atomic<SdtTrapHook> g_sdt_trap_hook{nullptr};
 
 void forward(int sig, siginfo_t *si, void *uc) {
   const struct sigaction &prev =
@@ -64,24 +63,19 @@ void forward(int sig, siginfo_t *si, void *uc) {
 void on_sigtrap(int sig, siginfo_t *si, void *uc) {
   int saved_errno = errno;
   std::uintptr_t site = isa::site_from_trap_pc(machdep::context_pc(uc));
-  if (std::uintptr_t usdt_resume = usdt_trap_hit(site, uc)) {
-    // An enabled USDT site: its handler has run.
-    machdep::set_context_pc(uc, usdt_resume);
-  } else if (SdtTrapHook hook = g_sdt_trap_hook.load(std::memory_order_acquire);
-             std::uintptr_t resume = hook ? hook(site) : 0) {
-    // An SDT site: trap mode, or a jump being written (see sdt_fire.cpp and
-    // sdt_traps.cpp).
-    machdep::set_context_pc(uc, resume);
-  } else if (usdt_trapped_before(site)) {
-    // A USDT trap, removed by a disable between the hit and this lookup:
-    // execute whatever the site holds now (the NOP, or a trap that a new
-    // enable put back and that will find its entry).
-    machdep::set_context_pc(uc, site);
-  } else {
+  // A USDT site runs its probe's handler, then resumes past the site; an
+  // SDT site resumes at its block (trap mode) or as the instruction being
+  // written (see sdt_fire.cpp); a site whose trap was removed between the
+  // hit and this lookup executes whatever it holds now.
+  const TrapEntry entry = lookup_trap(site);
+  if (!entry.resume) {
     errno = saved_errno;
     forward(sig, si, uc);
     return;
   }
+  if (entry.hit)
+    entry.hit(entry.data, uc);
+  machdep::set_context_pc(uc, entry.resume);
   errno = saved_errno;
 }
 
@@ -134,10 +128,6 @@ int check_trap_handler(xsdt_error *err) {
                   sigabbrev_np(signal));
   }
   return 0;
-}
-
-void set_sdt_trap_hook(SdtTrapHook hook) {
-  g_sdt_trap_hook.store(hook, std::memory_order_release);
 }
 
 // xsdt_set_trap_forward's body (may throw std::bad_alloc).

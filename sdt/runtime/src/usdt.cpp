@@ -1,19 +1,17 @@
 // libxsdt, USDT part: the probes of stapsdt notes, enabled in trap mode.
-// It holds the table of enabled sites that the trap handler reads, what a
-// hit runs, the site bytes and semaphores, and the bodies of list, enable
-// and disable (usdt.h). Separate from the trap handler, the patcher and
-// the C entry points (usdt_api.cpp) so that it is only about USDT sites;
-// the SDT part reaches it only through the trap handler. See
-// docs/runtime.md.
+// It holds the enabled sites' records, what a hit runs, the site bytes and
+// semaphores, and the bodies of list, enable and disable (usdt.h). Its
+// traps are entries of the trap table both parts share (trap_table.h):
+// each names the site's record and usdt_hit, which the trap handler runs.
+// See docs/runtime.md.
 //
 // Concurrency model. Enable, disable and list of both parts serialise on
 // one mutex (api_lock()). The trap handler never locks or allocates: it
-// reads an immutable, sorted table of enabled sites through an atomic
-// pointer. A new table is published before any trap is written (so every
-// trap finds its entry) and after traps are removed (so an entry outlives
-// its trap). Old tables and site records are never freed, because a
-// handler on another thread may still be reading them; that leak is bounded
-// by the enable/disable calls.
+// looks the site up in the trap table. An entry is published before its
+// trap is written (so every trap finds it) and withdrawn after the trap is
+// removed (so it outlives its trap). Site records are never freed, because
+// a handler on another thread may still be reading one; that leak is
+// bounded by the enable/disable calls.
 #include "usdt.h"
 
 #include "enablings.h"
@@ -25,6 +23,7 @@
 #include "patch.h"
 #include "safe_read.h"
 #include "trap.h"
+#include "trap_table.h"
 #include "xsdt/argeval.h"
 #include "xsdt/argspec.h"
 #include "xsdt/byte_order.h"
@@ -62,19 +61,6 @@ struct SiteRecord {
   void *user = nullptr;
 };
 
-// A sorted array of site addresses and their records.
-struct Table {
-  std::size_t n = 0;
-  const std::uintptr_t *sites = nullptr;
-  SiteRecord *const *records = nullptr; // null in the history table
-};
-
-const Table kEmpty{};
-std::atomic<const Table *> g_enabled{&kEmpty};
-// Every site this process ever patched: a trap taken just before a
-// concurrent disable removed it is recognised here and re-executed.
-std::atomic<const Table *> g_history{&kEmpty};
-
 // Under api_lock(): the enabled sites. Never destroyed: objects'
 // destructors may unload probes during exit.
 std::vector<SiteRecord *> &g_active = *new std::vector<SiteRecord *>;
@@ -110,57 +96,14 @@ bool matches(const Pattern &p, const std::string &provider,
          fnmatch(p.name.c_str(), name.c_str(), 0) == 0;
 }
 
-// ---- Tables --------------------------------------------------------------
+// ---- A trap at a site (the trap table's entry runs it) -------------------
 
-const SiteRecord *find(const Table *t, std::uintptr_t site) {
-  const std::uintptr_t *end = t->sites + t->n;
-  const std::uintptr_t *it = std::lower_bound(t->sites, end, site);
-  if (it == end || *it != site)
-    return nullptr;
-  return t->records ? t->records[it - t->sites] : nullptr;
-}
-
-bool contains(const Table *t, std::uintptr_t site) {
-  const std::uintptr_t *end = t->sites + t->n;
-  const std::uintptr_t *it = std::lower_bound(t->sites, end, site);
-  return it != end && *it == site;
-}
-
-// Builds a table of recs (sorted here); leaks by design.
-const Table *make_table(std::vector<SiteRecord *> recs) {
-  std::sort(recs.begin(), recs.end(),
-            [](const SiteRecord *a, const SiteRecord *b) {
-              return a->site < b->site;
-            });
-  auto *sites = new std::uintptr_t[recs.size() + 1];
-  auto *records = new SiteRecord *[recs.size() + 1];
-  for (std::size_t i = 0; i < recs.size(); ++i) {
-    sites[i] = recs[i]->site;
-    records[i] = recs[i];
-  }
-  return new Table{recs.size(), sites, records};
-}
-
-const Table *make_history(const Table *old,
-                          const std::vector<SiteRecord *> &add,
-                          const std::vector<std::uintptr_t> &drop = {}) {
-  std::vector<std::uintptr_t> all;
-  for (std::size_t i = 0; i < old->n; ++i)
-    if (std::find(drop.begin(), drop.end(), old->sites[i]) == drop.end())
-      all.push_back(old->sites[i]);
-  for (const SiteRecord *r : add)
-    all.push_back(r->site);
-  std::sort(all.begin(), all.end());
-  all.erase(std::unique(all.begin(), all.end()), all.end());
-  auto *sites = new std::uintptr_t[all.size() + 1];
-  std::copy(all.begin(), all.end(), sites);
-  return new Table{all.size(), sites, nullptr};
-}
-
-// ---- A trap at a site (trap.h: asked by the trap handler) ---------------
-
-void dispatch(const SiteRecord *r, void *uc) {
-  RegisterFile regs;
+// Reads the arguments from the trap's context and runs the probe's
+// handler. In signal context, on the trapping thread: no lock, no
+// allocation.
+void usdt_hit(const void *data, void *uc) {
+  const auto *r = static_cast<const SiteRecord *>(data);
+  RegisterFile regs{}; // the slots of no register of the arch stay 0
   machdep::fill_registers(uc, &regs);
   xsdt_arg args[XSDT_MAX_ARGS];
   MemoryReader reader{&safe_read, nullptr};
@@ -178,21 +121,18 @@ void dispatch(const SiteRecord *r, void *uc) {
   r->handler(&r->info, r->argc, args, r->user);
 }
 
-} // namespace
-
-std::uintptr_t usdt_trap_hit(std::uintptr_t site, void *ucontext) {
-  const SiteRecord *r = find(g_enabled.load(std::memory_order_acquire), site);
-  if (!r)
-    return 0;
-  dispatch(r, ucontext);
-  return site + r->encoding->nop.size();
+// The trap table's entry of an enabled site: its hit, then past the site.
+TrapEntry trap_entry(const SiteRecord &r) {
+  return TrapEntry{r.site, r.site + r.encoding->nop.size(), usdt_hit, &r};
 }
 
-bool usdt_trapped_before(std::uintptr_t site) {
-  return contains(g_history.load(std::memory_order_acquire), site);
+std::vector<std::uintptr_t> sites_of(const std::vector<SiteRecord *> &recs) {
+  std::vector<std::uintptr_t> sites;
+  sites.reserve(recs.size());
+  for (const SiteRecord *r : recs)
+    sites.push_back(r->site);
+  return sites;
 }
-
-namespace {
 
 // ---- USDT trap mode --------------------------------------------------------
 
@@ -378,16 +318,19 @@ bool set_traps(Owner &owner, xsdt_error *err) {
   CodeBatch batch(std::move(writes));
 
   // Publish the entries before the traps exist.
-  const Table *before = g_enabled.load();
   std::vector<SiteRecord *> all = g_active;
   all.insert(all.end(), fresh.begin(), fresh.end());
-  g_history.store(make_history(g_history.load(), fresh));
-  g_enabled.store(make_table(all), std::memory_order_release);
+  std::vector<TrapEntry> entries;
+  entries.reserve(fresh.size());
+  for (const SiteRecord *r : fresh)
+    entries.push_back(trap_entry(*r));
+  std::vector<std::uintptr_t> written = sites_of(fresh);
+  add_traps(entries);
   owner.keep = true; // published: a handler may hold them from now on
 
   PatchFailure failure;
   if (!batch.apply(&failure)) {
-    g_enabled.store(before, std::memory_order_release);
+    remove_traps_if_memory(written); // every site holds its NOP again
     const SiteRecord &r = *fresh[failure.tag];
     fail(err, failure.code, "probe %s at %#lx: %s", probe_name(r).c_str(),
          static_cast<unsigned long>(r.site), failure.reason.c_str());
@@ -423,11 +366,9 @@ void forget(const std::vector<SiteRecord *> &gone) {
   for (SiteRecord *r : g_active)
     if (std::find(gone.begin(), gone.end(), r) == gone.end())
       staying.push_back(r);
-  std::vector<std::uintptr_t> sites;
-  for (const SiteRecord *r : gone)
-    sites.push_back(r->site);
-  g_enabled.store(make_table(staying), std::memory_order_release);
-  g_history.store(make_history(g_history.load(), {}, sites));
+  std::vector<std::uintptr_t> sites = sites_of(gone);
+  remove_traps(sites);
+  forget_trap_history(sites);
   g_active = std::move(staying);
 }
 
@@ -490,7 +431,7 @@ void sync_usdt(const ObjectKey *fresh) {
     return is_dead;
   });
   if (!dead.empty())
-    g_history.store(make_history(g_history.load(), {}, dead));
+    forget_trap_history(std::move(dead));
   if (add.empty() || g_enablings.empty())
     return;
   std::vector<ProbeSite> sites = discover_probes();
@@ -521,11 +462,11 @@ void unloading_usdt(const ObjectSpan &object) {
          static_cast<unsigned long>(r.site), failure.reason.c_str());
     note_late_error(err);
   }
-  g_enabled.store(make_table(staying), std::memory_order_release);
-  for (const SiteRecord *r : going) {
+  std::vector<std::uintptr_t> sites = sites_of(going);
+  g_dying_sites.insert(g_dying_sites.end(), sites.begin(), sites.end());
+  remove_traps_if_memory(sites);
+  for (const SiteRecord *r : going)
     add_semaphore(r->semaphore, -1);
-    g_dying_sites.push_back(r->site);
-  }
   g_active = std::move(staying);
 }
 
@@ -643,9 +584,8 @@ int usdt_disable(const char *pattern, xsdt_error *err) {
   for (std::size_t i = 0; i < going.size(); ++i)
     writes.push_back(trap_write(*going[i], false, i));
   // Allocated before the write: after it, running out of memory would
-  // leave restored sites to probes still enabled. Never freed if unused,
-  // like every table.
-  const Table *after = make_table(staying);
+  // leave restored sites to probes still enabled.
+  std::vector<std::uintptr_t> sites = sites_of(going);
   std::string disabled(pattern);
   g_enablings.reserve_disable();
   PatchFailure failure;
@@ -657,8 +597,8 @@ int usdt_disable(const char *pattern, xsdt_error *err) {
                 failure.reason.c_str());
   }
   // The traps are gone; now the entries may go (a handler that already
-  // trapped finds the site in the history table and re-executes it).
-  g_enabled.store(after, std::memory_order_release);
+  // trapped finds the site in the history and re-executes it).
+  remove_traps_if_memory(sites);
   for (const SiteRecord *r : going)
     add_semaphore(r->semaphore, -1);
   g_active = std::move(staying);

@@ -1,21 +1,23 @@
-// libxsdt, SDT(9) part: the trap tables. A trap at an SDT site (trap mode,
-// and the x86 trap-first protocol of jump mode) is looked up here by the
-// trap handler, in signal context, while enable and disable replace the
-// tables under api_lock(). Separate from the fire path and the registry:
-// its readers are signal handlers, and it has its own rule for freeing.
+// libxsdt: the table of the traps it writes, for both parts (trap_table.h).
+// A trap at a USDT site, or at an SDT site (trap mode, and the x86
+// trap-first protocol of jump mode), is looked up here by the trap handler,
+// in signal context, while enable and disable replace the tables under
+// api_lock(). Its readers are signal handlers, and it has its own rule for
+// freeing.
 //
 // The tables are immutable and sorted, published through atomic pointers.
 // A table replaced while no handler is reading is free to reuse; otherwise
 // it waits for the next quiet publication. Free tables are kept for the
 // next ones (a few, not freed): an enable of 100000 sites publishes tables
 // of 1.6 MB, and fresh ones cost a page fault every 4 KiB.
-#include "sdt_traps.h"
+#include "trap_table.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -52,17 +54,18 @@ const TrapEntry *find_trap(const TrapTable *t, std::uintptr_t site) {
 
 } // namespace
 
-// The hook of trap.cpp's trap handler: async-signal-safe.
-std::uintptr_t resume_after_trap(std::uintptr_t site) {
+// Async-signal-safe. The entry is copied out: what a hit runs (a probe's
+// handler) runs after this reader has left the tables.
+TrapEntry lookup_trap(std::uintptr_t site) {
   g_trap_readers.fetch_add(1, std::memory_order_seq_cst);
-  std::uintptr_t resume = 0;
+  TrapEntry found;
   if (const TrapEntry *e =
           find_trap(g_traps.load(std::memory_order_seq_cst), site))
-    resume = e->resume;
+    found = *e;
   else if (find_trap(g_trap_history.load(std::memory_order_seq_cst), site))
-    resume = site;
+    found = TrapEntry{site, site};
   g_trap_readers.fetch_sub(1, std::memory_order_release);
-  return resume;
+  return found;
 }
 
 namespace {
@@ -258,6 +261,13 @@ void remove_traps(std::vector<std::uintptr_t> &sites) {
   const TrapTable *table = make_content_table(kept);
   g_trap_content.swap(kept);
   replace(g_traps, table);
+}
+
+void remove_traps_if_memory(std::vector<std::uintptr_t> &sites) noexcept {
+  try {
+    remove_traps(sites);
+  } catch (const std::bad_alloc &) {
+  }
 }
 
 // Removes these sites from the history (their object was unloaded).
