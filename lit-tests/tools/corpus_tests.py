@@ -21,6 +21,19 @@ import lit.TestRunner
 from lit.BooleanExpression import BooleanExpression
 
 
+def handwritten_tests(test_suite, path_in_suite, local_config):
+    """The file names of the directory's own tests, as lit's ShTest finds
+    them: its suffixes, not hidden, not excluded, not directories."""
+    source_dir = test_suite.getSourcePath(path_in_suite)
+    for filename in sorted(os.listdir(source_dir)):
+        path = os.path.join(source_dir, filename)
+        if (filename.startswith(".") or os.path.isdir(path)
+                or os.path.splitext(filename)[1] not in local_config.suffixes
+                or filename in local_config.excludes):
+            continue
+        yield filename
+
+
 class ProgramTest(lit.Test.Test):
     """A generated test: its script is the template."""
 
@@ -39,14 +52,8 @@ class CorpusProgramTests(lit.formats.ShTest):
         self.template = template
 
     def getTestsInDirectory(self, testSuite, path_in_suite, litConfig, localConfig):
-        source_dir = testSuite.getSourcePath(path_in_suite)
         handwritten = set()
-        for filename in sorted(os.listdir(source_dir)):
-            path = os.path.join(source_dir, filename)
-            if (filename.startswith(".") or os.path.isdir(path)
-                    or os.path.splitext(filename)[1] not in localConfig.suffixes
-                    or filename in localConfig.excludes):
-                continue
+        for filename in handwritten_tests(testSuite, path_in_suite, localConfig):
             handwritten.add(filename)
             yield lit.Test.Test(testSuite, path_in_suite + (filename,), localConfig)
         for program in sorted(localConfig.corpus_programs):

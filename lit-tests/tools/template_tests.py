@@ -5,6 +5,7 @@ import os
 import lit.formats
 import lit.Test
 
+from corpus_tests import handwritten_tests
 from template_instances import INSTANCES_FILE, TemplateError, generated_tests
 
 
@@ -35,14 +36,10 @@ class TemplateTests(lit.formats.ShTest):
     def getTestsInDirectory(self, testSuite, path_in_suite, litConfig, localConfig):
         source_dir = testSuite.getSourcePath(path_in_suite)
         generated = generated_tests(source_dir)
-        for filename in sorted(os.listdir(source_dir)):
-            path = os.path.join(source_dir, filename)
-            if (filename.startswith(".") or os.path.isdir(path)
-                    or os.path.splitext(filename)[1] not in localConfig.suffixes
-                    or filename in localConfig.excludes):
-                continue
+        for filename in handwritten_tests(testSuite, path_in_suite, localConfig):
             if filename in generated:
-                raise TemplateError(f"{path}: also an instance of {INSTANCES_FILE}")
+                raise TemplateError(f"{os.path.join(source_dir, filename)}: also an "
+                                    f"instance of {INSTANCES_FILE}")
             yield lit.Test.Test(testSuite, path_in_suite + (filename,), localConfig)
         for filename, text in sorted(generated.items()):
             yield InstanceTest(testSuite, path_in_suite + (filename,), localConfig, text)
