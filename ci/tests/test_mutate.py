@@ -134,6 +134,18 @@ class Generated(unittest.TestCase):
                              list(mutate.GENERIC_UNIT_TESTS) + ["xsdt_arch_alpha_test"])
             self.assertEqual(mutate.unit_tests(root, "beta"), list(mutate.GENERIC_UNIT_TESTS))
 
+    def test_a_runtime_source_meets_the_runtime_unit_tests(self):
+        with tempfile.TemporaryDirectory() as root:
+            self.tree(root)
+            write(root, "sdt/runtime/tests/patcher_test.cpp", "")
+            write(root, "sdt/runtime/tests/consumer_buffer_test.cpp", "")
+            self.assertEqual(mutate.unit_tests_of(root, "sdt/runtime/src/consumer_buffer.h",
+                                                  "alpha"),
+                             ["xsdt_consumer_buffer_test", "xsdt_patcher_test"])
+            self.assertEqual(mutate.unit_tests_of(root, "sdt/argspec/argeval.cpp", "beta"),
+                             list(mutate.GENERIC_UNIT_TESTS))
+            self.assertEqual(mutate.unit_tests_of(root, "sdt/include/xsdt/usdt.h", "alpha"), [])
+
     def test_host_tool_sources(self):
         self.assertTrue(mutate.is_host_tool_source("sdt/argspec/argeval.cpp"))
         self.assertTrue(mutate.is_host_tool_source("arches/alpha/descriptor.cpp"))

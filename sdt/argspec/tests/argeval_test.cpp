@@ -111,6 +111,10 @@ TEST(Compile, Rejections) {
   EXPECT_TRUE(has(compile_failure("8@[%r1, %b2]", kFixture),
                   "register b2 cannot be an index"));
   EXPECT_TRUE(has(compile_failure("2f@%r0", kFixture), "floating-point"));
+  EXPECT_TRUE(has(compile_failure("8@%n0", kFixture),
+                  "register n0 has an unusable bit range"));
+  EXPECT_TRUE(has(compile_failure("1@%x0", kFixture),
+                  "register x0 has an unusable bit range"));
 }
 
 // ---- evaluate: immediates --------------------------------------------------

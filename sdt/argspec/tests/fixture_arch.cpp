@@ -31,6 +31,9 @@ std::vector<RegisterInfo> make_table(int word_bits) {
   }
   add_register(t, "zr", "zr", -1, 0, word_bits, RegisterClass::Zero);
   add_register(t, "r40", "r40", 40, 0, word_bits);
+  // Broken on purpose: what the evaluator must refuse from a port's table.
+  add_register(t, "n0", "r0", 0, 0, 0);
+  add_register(t, "x0", "r0", 0, 60, 8);
   return t;
 }
 

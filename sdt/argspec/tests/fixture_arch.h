@@ -16,6 +16,7 @@
 //   %v0 .. %v3    vector registers (DWARF 16..19)
 //   %zr           a hard-wired zero register
 //   %r40          a general register with DWARF 40, past the register file
+//   %n0  %x0      views of r0 no port may have: no bits; bits 60..67
 //   42  -7  0x10  1+2  sym        immediates, expressions, symbols
 //   #42                           an immediate with '#'
 //   [%r1]  [%r1, 16]  [%r1, #16]  base + displacement

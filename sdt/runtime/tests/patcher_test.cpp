@@ -111,4 +111,29 @@ TEST_F(SiteAcrossPages, ForeignByteOnTheSecondPageWritesNothing) {
             "r-xp");
 }
 
+// A batch used against its contract fails whole, with the reason, and
+// writes nothing: applied before it was prepared, or holding writes that
+// overlap.
+TEST(CodeBatch, AppliedUnpreparedFailsAndSaysSo) {
+  xsdt::rt::CodeBatch batch;
+  xsdt::rt::PatchFailure failure;
+  EXPECT_FALSE(batch.apply(&failure));
+  EXPECT_EQ(failure.code, XSDT_ERR_INTERNAL);
+  EXPECT_EQ(failure.reason, "a batch applied unprepared");
+}
+
+TEST_F(SiteAcrossPages, OverlappingWritesAreRefusedWhole) {
+  xsdt::rt::CodeWrite w = write();
+  xsdt::rt::CodeWrite overlapping = w;
+  overlapping.addr += 1;
+  overlapping.tag = 1;
+  std::vector<unsigned char> before(at_, at_ + site_.size());
+  xsdt::rt::CodeBatch batch({w, overlapping});
+  xsdt::rt::PatchFailure failure;
+  EXPECT_FALSE(batch.apply(&failure));
+  EXPECT_EQ(failure.code, XSDT_ERR_INTERNAL);
+  EXPECT_EQ(failure.reason, "empty, oversized or overlapping site write");
+  EXPECT_EQ(std::memcmp(at_, before.data(), before.size()), 0);
+}
+
 } // namespace
