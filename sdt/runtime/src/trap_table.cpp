@@ -34,9 +34,10 @@ struct TrapTable {
 };
 
 TrapTable g_no_traps;
-// Sites where a trap of ours may be now: trap mode (resume at the
-// out-of-line block) and jump writes in progress (resume as the new
-// instruction: the block when enabling, after the site when disabling).
+// Sites where a trap of ours may be now: enabled USDT sites (their hit, then
+// past the site), SDT trap mode (resume at the out-of-line block) and jump
+// writes in progress (resume as the new instruction: the block when
+// enabling, after the site when disabling).
 std::atomic<const TrapTable *> g_traps{&g_no_traps};
 // Every site we ever wrote a trap into: a trap whose entry vanished before
 // the handler looked (the site was restored meanwhile) re-executes the site.
