@@ -127,6 +127,20 @@ class ArchFacts:
                                  f"SIGILL: {signal!r}")
         return signal
 
+    def trap_race_signal(self):
+        """expect.trap_race_signal, the second signal a trap may raise when
+        another thread removed it between the hit and the kernel's read of
+        the instruction ("SIGILL"), or None where a trap raises one signal
+        only (the default)."""
+        signal = self.fact("expect", "trap_race_signal", kind=str, default="")
+        if signal and signal not in ("SIGTRAP", "SIGILL"):
+            raise ArchFactsError(f"{self.path}: \"expect.trap_race_signal\" must be SIGTRAP or "
+                                 f"SIGILL: {signal!r}")
+        if signal and signal == self.trap_signal():
+            raise ArchFactsError(f"{self.path}: \"expect.trap_race_signal\" is the trap "
+                                 f"signal {signal}")
+        return signal or None
+
     def jump_nop_cflags(self):
         """expect.jump_nop, for an arch whose disabled jump site names its
         target (a brcl 0,target on z/Architecture): the bytes before the offset ("head"),

@@ -96,6 +96,20 @@ class ArchFacts(unittest.TestCase):
         self.assertEqual(facts.fact("expect", "icache_flush_syscall", kind=int, default=-1),
                          -1)
 
+    def test_trap_signals(self):
+        facts = self.write({"expect": EXPECT}, "plain")
+        self.assertEqual(facts.trap_signal(), "SIGTRAP")
+        self.assertIsNone(facts.trap_race_signal())
+        facts = self.write({"expect": {**EXPECT, "trap_race_signal": "SIGILL"}}, "racing")
+        self.assertEqual(facts.trap_race_signal(), "SIGILL")
+        facts = self.write({"expect": {**EXPECT, "trap_race_signal": "SIGHUP"}}, "hup")
+        with self.assertRaisesRegex(arch_facts.ArchFactsError, "must be SIGTRAP or SIGILL"):
+            facts.trap_race_signal()
+        facts = self.write({"expect": {**EXPECT, "trap_signal": "SIGILL",
+                                       "trap_race_signal": "SIGILL"}}, "twice")
+        with self.assertRaisesRegex(arch_facts.ArchFactsError, "is the trap signal SIGILL"):
+            facts.trap_race_signal()
+
     def test_missing_or_damaged_file(self):
         with self.assertRaisesRegex(arch_facts.ArchFactsError, "cannot read"):
             arch_facts.load(self.repo, "nosuch")
