@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 
 namespace xsdt::rt::isa {
@@ -83,9 +84,34 @@ inline bool any_jump_needs_trap_first() {
   return descriptor().any_jump_needs_trap_first();
 }
 
+// ---- What an enabled site holds: the one rule of both parts.
+
+// A site in trap mode: the encoding's trap over the head of the `size`
+// bytes the site holds while disabled (a USDT site's NOP; a jump site's
+// NOP, which may name its target), the rest of them kept.
+inline void trapped_site(const SiteEncoding &e, const unsigned char *disabled,
+                         std::size_t size, unsigned char *out) {
+  std::memmove(out, disabled, size); // out may be disabled itself
+  std::memcpy(out, e.trap.data(), e.trap.size());
+}
+
+// A jump site enabled (jump_site_size() bytes): the jump to its target in
+// jump mode (`jump`), else its trap. False when the jump cannot reach the
+// target.
+inline bool enabled_jump_site(bool jump, const SiteEncoding &e,
+                              std::uintptr_t site, std::uintptr_t target,
+                              unsigned char *out) {
+  if (jump)
+    return encode_jump(e, site, target, out);
+  if (!jump_site_nop(e, site, target, out))
+    return false;
+  trapped_site(e, out, jump_site_size(), out);
+  return true;
+}
+
 // The encoding of the jump site at `site` (jump to `target`), from the
-// bytes it holds: its NOP, its jump, or its trap over the NOP's head
-// (while enabled in trap mode). Null when none matches.
+// bytes it holds: its NOP, its jump, or its trap (while enabled in trap
+// mode). Null when none matches.
 inline const SiteEncoding *jump_encoding_at(std::uintptr_t site,
                                             std::uintptr_t target,
                                             const unsigned char *bytes) {
@@ -96,17 +122,14 @@ inline const SiteEncoding *jump_encoding_at(std::uintptr_t site,
   for (const SiteEncoding &e : site_encodings()) {
     if (!descriptor().takes_jumps(e))
       continue;
-    unsigned char nop[kMax], jump[kMax];
+    unsigned char nop[kMax], jump[kMax], trap[kMax];
     if (!jump_site_nop(e, site, target, nop) ||
         !encode_jump(e, site, target, jump))
       continue;
-    bool is_nop = true, is_jump = true, is_trap = true;
-    for (std::size_t i = 0; i < size; ++i) {
-      is_nop = is_nop && bytes[i] == nop[i];
-      is_jump = is_jump && bytes[i] == jump[i];
-      is_trap = is_trap && bytes[i] == (i < e.trap.size() ? e.trap[i] : nop[i]);
-    }
-    if (is_nop || is_jump || is_trap)
+    trapped_site(e, nop, size, trap);
+    if (std::memcmp(bytes, nop, size) == 0 ||
+        std::memcmp(bytes, jump, size) == 0 ||
+        std::memcmp(bytes, trap, size) == 0)
       return &e;
   }
   return nullptr;

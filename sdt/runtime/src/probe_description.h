@@ -1,6 +1,7 @@
-// Private to libxsdt: DTrace probe descriptions, "[[[provider:]module:]
-// function:]name" of fnmatch(3) globs, parsed and matched by one rule for
-// xsdt_sdt_enable/xsdt_sdt_disable and the consumer's xsdt_enable_probes.
+// Private to libxsdt: probe descriptions of fnmatch(3) globs, parsed and
+// matched by one rule: DTrace's "[[[provider:]module:]function:]name" for
+// xsdt_sdt_enable/xsdt_sdt_disable and the consumer's xsdt_enable_probes,
+// and the USDT part's "provider:name" for xsdt_enable/xsdt_disable.
 #ifndef XSDT_RUNTIME_PROBE_DESCRIPTION_H
 #define XSDT_RUNTIME_PROBE_DESCRIPTION_H
 
@@ -23,6 +24,14 @@ struct ProbeDescription {
 // four parts, or an unclosed '[' (fnmatch would take it literally, so it is
 // a typo rather than a glob).
 const char *parse_probe_description(const char *text, ProbeDescription *out);
+
+// The USDT part's form: "provider:name", both parts non-empty, or "*"
+// (every probe). Fills the provider and name of *out (module and function
+// match anything). Returns nullptr, or why `text` is not one.
+const char *parse_usdt_pattern(const char *text, ProbeDescription *out);
+
+// Whether the description matches every probe (each part empty or "*").
+bool matches_everything(const ProbeDescription &d);
 
 // A glob that matches exactly `text`.
 std::string glob_literal(std::string_view text);

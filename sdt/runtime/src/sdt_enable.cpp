@@ -18,8 +18,8 @@
 #include "enablings.h"
 #include "errors.h"
 #include "isa.h"
+#include "late_objects.h"
 #include "machdep.h"
-#include "object_events.h"
 #include "patch.h"
 #include "probe_description.h"
 #include "sdt_fire.h"
@@ -35,7 +35,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <fnmatch.h>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -259,7 +258,8 @@ bool write_enable(const std::vector<Choice> &choices, xsdt_error *err) {
       const EnabledSite site{s.site, s.target, s.prot, s.encoding};
       CodeWrite w = site_write(site, tag++, size);
       if (!isa::jump_site_nop(*s.encoding, s.site, s.target, w.from) ||
-          !enabled_bytes(p->pending, site, w.to)) {
+          !isa::enabled_jump_site(p->pending == XSDT_MODE_JUMP, *s.encoding,
+                                  s.site, s.target, w.to)) {
         fail(err, XSDT_ERR_INTERNAL,
              "probe %s, site %#lx: target %#lx out of the jump's reach",
              p->id.c_str(), addr(s.site), addr(s.target));
@@ -347,7 +347,9 @@ bool write_disable(const std::vector<SdtProbeEntry *> &going, xsdt_error *err) {
   for (const SdtProbeEntry *p : order) {
     for (const EnabledSite &s : p->sites) {
       CodeWrite w = site_write(s, tag++, size);
-      enabled_bytes(p->mode, s, w.from); // in reach: it was written so
+      // In reach: it was written so.
+      isa::enabled_jump_site(p->mode == XSDT_MODE_JUMP, *s.encoding, s.site,
+                             s.target, w.from);
       isa::jump_site_nop(*s.encoding, s.site, s.target, w.to);
       scratch.batch.add(w);
       if (p->mode == XSDT_MODE_JUMP && isa::jump_needs_trap_first(*s.encoding))
@@ -390,7 +392,7 @@ bool write_disable(const std::vector<SdtProbeEntry *> &going, xsdt_error *err) {
   return true;
 }
 
-// ---- Objects loaded and unloaded after an enable (object_events.h) ---------
+// ---- Objects loaded and unloaded after an enable (late_objects.h) ----------
 
 struct SdtEnabling {
   ProbeDescription desc;
@@ -401,72 +403,67 @@ struct SdtEnabling {
 
 // Under api_lock(); never destroyed: destructors of objects run at exit.
 Enablings<SdtEnabling> &g_enablings = *new Enablings<SdtEnabling>;
-ObjectTracker &g_objects = *new ObjectTracker;
-// Trap sites of unloaded objects, kept in the trap history until the
-// object is gone (a trap taken just before the NOP came back finds them).
-std::vector<std::uintptr_t> &g_dying_sites = *new std::vector<std::uintptr_t>;
+void sync_sdt(const ObjectKey *fresh);
+void unloading_sdt(const ObjectSpan &object);
+const ObjectListener kSdtListener{sync_sdt, unloading_sdt};
+LateObjects &g_late = *new LateObjects(&kSdtListener);
+
+// Enables what the enablings in force say at the probes of a new object,
+// all or nothing; a failure is kept for xsdt_late_error().
+void apply_to_object(const ObjectSpan &object) {
+  Registry &reg = registry();
+  std::vector<Choice> choices;
+  bool refused = false;
+  for (SdtProbeEntry *p : reg.probes) {
+    if (p->mode != XSDT_MODE_AUTO ||
+        !object.contains(reinterpret_cast<std::uintptr_t>(p->probe)))
+      continue;
+    const auto *e = g_enablings.find([&](const std::string &text) {
+      ProbeDescription d;
+      return !parse_probe_description(text.c_str(), &d) && matches(d, *p);
+    });
+    if (!e)
+      continue;
+    const xsdt_mode how = resolve_mode(e->payload.mode, {p});
+    if (how == XSDT_MODE_JUMP && !jump_writable({p})) {
+      refused = true;
+      continue;
+    }
+    choices.push_back(Choice{p, how, e->payload.handler, e->payload.user});
+  }
+  xsdt_error err;
+  if (refused) {
+    // All or nothing per object, like a failed write.
+    refuse_jump(&err);
+    choices.clear();
+  }
+  if (refused || (!choices.empty() && !write_enable(choices, &err))) {
+    xsdt_error late;
+    fail(&late, err.code, "%s: %s",
+         object.key.name.empty() ? "(main program)" : object.key.name.c_str(),
+         err.message);
+    note_late_error(late);
+  }
+}
 
 void sync_sdt(const ObjectKey *fresh) {
   Registry &reg = registry();
   const std::vector<SdtProbeEntry *> before = reg.enabled;
   refresh(); // forgets the enabled probes of objects gone or loaded again
-  if (!g_objects.changed() && !fresh)
-    return;
-  std::vector<ObjectSpan> now = loaded_spans();
-  std::set<ObjectKey> reloaded;
-  for (SdtProbeEntry *p : before)
-    if (std::find(reg.enabled.begin(), reg.enabled.end(), p) ==
-        reg.enabled.end())
-      if (const ObjectSpan *s =
-              span_holding(now, reinterpret_cast<std::uintptr_t>(p->probe)))
-        reloaded.insert(s->key);
-  std::vector<ObjectSpan> add = g_objects.update(now, fresh, reloaded);
-  std::vector<std::uintptr_t> dead;
-  std::erase_if(g_dying_sites, [&](std::uintptr_t site) {
-    const ObjectSpan *s = span_holding(now, site);
-    bool is_dead = !s || (fresh && s->key == *fresh);
-    if (is_dead)
-      dead.push_back(site);
-    return is_dead;
-  });
-  if (!dead.empty())
-    forget_trap_history(std::move(dead));
-  if (add.empty() || g_enablings.empty())
-    return;
-  for (const ObjectSpan &object : add) {
-    std::vector<Choice> choices;
-    bool refused = false;
-    for (SdtProbeEntry *p : reg.probes) {
-      if (p->mode != XSDT_MODE_AUTO ||
-          !object.contains(reinterpret_cast<std::uintptr_t>(p->probe)))
-        continue;
-      const auto *e = g_enablings.find([&](const std::string &text) {
-        ProbeDescription d;
-        return !parse_probe_description(text.c_str(), &d) && matches(d, *p);
-      });
-      if (!e)
-        continue;
-      const xsdt_mode how = resolve_mode(e->payload.mode, {p});
-      if (how == XSDT_MODE_JUMP && !jump_writable({p})) {
-        refused = true;
-        continue;
-      }
-      choices.push_back(Choice{p, how, e->payload.handler, e->payload.user});
-    }
-    xsdt_error err;
-    if (refused) {
-      // All or nothing per object, like a failed write.
-      refuse_jump(&err);
-      choices.clear();
-    }
-    if (refused || (!choices.empty() && !write_enable(choices, &err))) {
-      xsdt_error late;
-      fail(&late, err.code, "%s: %s",
-           object.key.name.empty() ? "(main program)" : object.key.name.c_str(),
-           err.message);
-      note_late_error(late);
-    }
-  }
+  // The objects of the probes refresh() forgot that are still mapped were
+  // loaded again.
+  auto reloaded = [&](const std::vector<ObjectSpan> &now) {
+    std::set<ObjectKey> keys;
+    for (SdtProbeEntry *p : before)
+      if (std::find(reg.enabled.begin(), reg.enabled.end(), p) ==
+          reg.enabled.end())
+        if (const ObjectSpan *s =
+                span_holding(now, reinterpret_cast<std::uintptr_t>(p->probe)))
+          keys.insert(s->key);
+    return keys;
+  };
+  g_late.sync(
+      fresh, reloaded, [] { return !g_enablings.empty(); }, apply_to_object);
 }
 
 // The object's destructor runs: its enabled probes are disabled (the code
@@ -485,7 +482,7 @@ void unloading_sdt(const ObjectSpan &object) {
       for (const EnabledSite &s : p->sites)
         sites.push_back(s.site);
     }
-  g_objects.dying(object.key);
+  g_late.dying(object.key, sites);
   xsdt_error err;
   if (!going.empty() && !write_disable(going, &err)) {
     xsdt_error late;
@@ -493,25 +490,10 @@ void unloading_sdt(const ObjectSpan &object) {
          err.message);
     note_late_error(late);
   }
-  g_dying_sites.insert(g_dying_sites.end(), sites.begin(), sites.end());
   std::erase_if(reg.probes, inside);
   std::erase_if(reg.sites,
                 [&](const RegisteredSite &s) { return inside(s.probe); });
   index_sites(); // the indices moved (shrinking: no allocation)
-}
-
-const ObjectListener kSdtListener{sync_sdt, unloading_sdt};
-
-// Before the first enable discovers: from then on the tracker knows which
-// objects the enablings were applied to.
-void start_listening() {
-  static bool listening = false;
-  if (listening)
-    return;
-  g_objects.changed();
-  g_objects.update(loaded_spans(), nullptr, {});
-  listen_for_objects(&kSdtListener);
-  listening = true;
 }
 
 } // namespace
@@ -530,7 +512,7 @@ int sdt_enable(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
 
   std::lock_guard<std::mutex> guard(api_lock());
   sync_objects();
-  start_listening();
+  g_late.start_listening();
   refresh();
   Registry &reg = registry();
   std::vector<SdtProbeEntry *> chosen;
@@ -586,9 +568,7 @@ int sdt_disable(const char *pattern, xsdt_error *err) {
       going.push_back(p);
   // Objects loaded later see this disable whether or not it found an
   // enabled probe now (they would have had one).
-  const bool everything = std::all_of(
-      std::begin(desc.part), std::end(desc.part),
-      [](const std::string &part) { return part.empty() || part == "*"; });
+  const bool everything = matches_everything(desc);
   if (going.empty()) {
     g_enablings.disable(pattern, everything);
     return fail(err, XSDT_ERR_NOT_ENABLED, "no enabled SDT probe matches '%s'",

@@ -92,16 +92,6 @@ bool enabled_at(const SdtProbeEntry &p, std::uintptr_t site) {
   return it != p.sites.end() && it->site == site;
 }
 
-// The bytes a site holds when enabled in mode.
-bool enabled_bytes(xsdt_mode mode, const EnabledSite &s, unsigned char *out) {
-  if (mode == XSDT_MODE_JUMP)
-    return isa::encode_jump(*s.encoding, s.site, s.target, out);
-  if (!isa::jump_site_nop(*s.encoding, s.site, s.target, out))
-    return false;
-  std::memcpy(out, s.encoding->trap.data(), s.encoding->trap.size());
-  return true;
-}
-
 void index_sites() {
   Registry &reg = registry();
   for (SdtProbeEntry *p : reg.probes)
@@ -132,7 +122,8 @@ void forget_unloaded(const std::vector<SdtProbeEntry *> &loaded) {
       if (!present)
         break;
       unsigned char bytes[kMaxSiteBytes], nop[kMaxSiteBytes];
-      enabled_bytes(p->mode, s, bytes);
+      isa::enabled_jump_site(p->mode == XSDT_MODE_JUMP, *s.encoding, s.site,
+                             s.target, bytes);
       isa::jump_site_nop(*s.encoding, s.site, s.target, nop);
       present = std::memcmp(reinterpret_cast<const void *>(s.site), bytes,
                             isa::jump_site_size()) == 0 ||

@@ -75,10 +75,6 @@ Registry &registry();
 // address (enable sorts it).
 bool enabled_at(const SdtProbeEntry &p, std::uintptr_t site);
 
-// The bytes a site holds when enabled in mode (jump_site_size() of them).
-// False when the jump cannot reach the site's target.
-bool enabled_bytes(xsdt_mode mode, const EnabledSite &s, unsigned char *out);
-
 // Fills every probe's `registered` from reg.sites: after reg.sites or
 // reg.probes changed. Under api_lock().
 void index_sites();

@@ -18,9 +18,10 @@
 #include "errors.h"
 #include "internal.h"
 #include "isa.h"
+#include "late_objects.h"
 #include "machdep.h"
-#include "object_events.h"
 #include "patch.h"
+#include "probe_description.h"
 #include "safe_read.h"
 #include "trap.h"
 #include "trap_table.h"
@@ -34,7 +35,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <fnmatch.h>
 #include <mutex>
 #include <set>
 #include <string>
@@ -65,35 +65,21 @@ struct SiteRecord {
 // destructors may unload probes during exit.
 std::vector<SiteRecord *> &g_active = *new std::vector<SiteRecord *>;
 
-// ---- Patterns ----------------------------------------------------------
+// ---- Patterns: "provider:name" (probe_description.h) -----------------------
 
-struct Pattern {
-  std::string provider, name;
-};
-
-bool parse_pattern(const char *text, Pattern *out) {
-  if (!text || !*text)
-    return false;
-  std::string_view s(text);
-  std::size_t colon = s.find(':');
-  if (colon == std::string_view::npos) {
-    if (s != "*")
-      return false;
-    *out = Pattern{"*", "*"};
-    return true;
-  }
-  if (colon == 0 || colon + 1 == s.size() ||
-      s.find(':', colon + 1) != std::string_view::npos)
-    return false;
-  *out = Pattern{std::string(s.substr(0, colon)),
-                 std::string(s.substr(colon + 1))};
-  return true;
+bool matches(const ProbeDescription &p, const std::string &provider,
+             const std::string &name) {
+  static const std::string kAny; // USDT probes have no module or function
+  return p.matches(provider, kAny, kAny, name);
 }
 
-bool matches(const Pattern &p, const std::string &provider,
-             const std::string &name) {
-  return fnmatch(p.provider.c_str(), provider.c_str(), 0) == 0 &&
-         fnmatch(p.name.c_str(), name.c_str(), 0) == 0;
+// Parses pattern into *p, or fills err and returns -1.
+int parse_pattern(const char *pattern, ProbeDescription *p, xsdt_error *err) {
+  if (const char *why = parse_usdt_pattern(pattern, p))
+    return fail(err, XSDT_ERR_BAD_PATTERN,
+                "pattern '%s' is not 'provider:name' (fnmatch globs): %s",
+                pattern ? pattern : "(null)", why);
+  return 0;
 }
 
 // ---- A trap at a site (the trap table's entry runs it) -------------------
@@ -141,28 +127,21 @@ CodeWrite trap_write(const SiteRecord &r, bool set, std::size_t tag) {
   CodeWrite w;
   w.addr = r.site;
   w.size = r.encoding->nop.size();
-  std::memcpy(w.from, r.encoding->nop.data(), w.size);
-  std::memcpy(w.to, r.encoding->nop.data(), w.size);
-  std::memcpy(set ? w.to : w.from, r.encoding->trap.data(),
-              r.encoding->trap.size());
+  unsigned char *nop = set ? w.from : w.to, *trap = set ? w.to : w.from;
+  std::memcpy(nop, r.encoding->nop.data(), w.size);
+  isa::trapped_site(*r.encoding, nop, w.size, trap);
   w.prot = r.prot;
   w.tag = tag;
   w.encoding = r.encoding;
   return w;
 }
 
-// Whether the site holds `head` followed by the rest of the encoding's NOP.
-bool holds(std::uintptr_t site, const SiteEncoding &encoding,
-           const unsigned char *head) {
-  auto *p = reinterpret_cast<const unsigned char *>(site);
-  std::size_t n = encoding.trap.size();
-  return std::memcmp(p, head, n) == 0 &&
-         std::memcmp(p + n, encoding.nop.data() + n, encoding.nop.size() - n) ==
-             0;
-}
-
 bool holds_trap(const SiteRecord &r) {
-  return holds(r.site, *r.encoding, r.encoding->trap.data());
+  unsigned char trap[kMaxSiteBytes];
+  isa::trapped_site(*r.encoding, r.encoding->nop.data(), r.encoding->nop.size(),
+                    trap);
+  return std::memcmp(reinterpret_cast<const void *>(r.site), trap,
+                     r.encoding->nop.size()) == 0;
 }
 
 // The encoding the site holds now, or null for foreign bytes.
@@ -342,20 +321,20 @@ bool set_traps(Owner &owner, xsdt_error *err) {
   return true;
 }
 
-// ---- Objects loaded and unloaded after an enable (object_events.h) ---------
+// ---- Objects loaded and unloaded after an enable (late_objects.h) ----------
 
 struct UsdtEnabling {
-  Pattern pattern;
+  ProbeDescription pattern;
   xsdt_probe_handler handler = nullptr;
   void *user = nullptr;
 };
 
 // Under api_lock(); never destroyed (see g_active).
 Enablings<UsdtEnabling> &g_enablings = *new Enablings<UsdtEnabling>;
-ObjectTracker &g_objects = *new ObjectTracker;
-// Sites of unloaded objects whose history entries go once the object is
-// gone (a trap taken just before the NOPs were restored still finds them).
-std::vector<std::uintptr_t> &g_dying_sites = *new std::vector<std::uintptr_t>;
+void sync_usdt(const ObjectKey *fresh);
+void unloading_usdt(const ObjectSpan &object);
+const ObjectListener kUsdtListener{sync_usdt, unloading_usdt};
+LateObjects &g_late = *new LateObjects(&kUsdtListener);
 
 // Forgets records without touching code or semaphores (their object is
 // gone, or was loaded again and holds the NOP).
@@ -388,8 +367,9 @@ void apply_to_object(const ObjectSpan &object,
     if (duplicate)
       continue;
     const auto *e = g_enablings.find([&](const std::string &text) {
-      Pattern p;
-      return parse_pattern(text.c_str(), &p) && matches(p, s.provider, s.name);
+      ProbeDescription p;
+      return !parse_usdt_pattern(text.c_str(), &p) &&
+             matches(p, s.provider, s.name);
     });
     if (!e)
       continue;
@@ -403,40 +383,34 @@ void apply_to_object(const ObjectSpan &object,
 }
 
 void sync_usdt(const ObjectKey *fresh) {
-  if (!g_objects.changed() && !fresh)
-    return;
-  std::vector<ObjectSpan> now = loaded_spans();
   // Records of objects that are gone, or loaded again (the site holds the
   // NOP, not our trap): nothing of theirs is ours to restore.
-  std::vector<SiteRecord *> gone;
-  std::set<ObjectKey> reloaded;
-  for (SiteRecord *r : g_active) {
-    const ObjectSpan *s = span_holding(now, r->site);
-    if (!s) {
-      gone.push_back(r);
-    } else if (!holds_trap(*r)) {
-      gone.push_back(r);
-      reloaded.insert(s->key);
+  auto forget_gone = [](const std::vector<ObjectSpan> &now) {
+    std::vector<SiteRecord *> gone;
+    std::set<ObjectKey> reloaded;
+    for (SiteRecord *r : g_active) {
+      const ObjectSpan *s = span_holding(now, r->site);
+      if (!s) {
+        gone.push_back(r);
+      } else if (!holds_trap(*r)) {
+        gone.push_back(r);
+        reloaded.insert(s->key);
+      }
     }
-  }
-  forget(gone);
-  std::vector<ObjectSpan> add = g_objects.update(now, fresh, reloaded);
-  // Dying sites whose object is gone leave the history.
-  std::vector<std::uintptr_t> dead;
-  std::erase_if(g_dying_sites, [&](std::uintptr_t site) {
-    const ObjectSpan *s = span_holding(now, site);
-    bool is_dead = !s || (fresh && s->key == *fresh);
-    if (is_dead)
-      dead.push_back(site);
-    return is_dead;
-  });
-  if (!dead.empty())
-    forget_trap_history(std::move(dead));
-  if (add.empty() || g_enablings.empty())
-    return;
-  std::vector<ProbeSite> sites = discover_probes();
-  for (const ObjectSpan &object : add)
-    apply_to_object(object, sites);
+    forget(gone);
+    return reloaded;
+  };
+  // The notes are read once for all the objects that arrived.
+  std::vector<ProbeSite> sites;
+  bool discovered = false;
+  g_late.sync(
+      fresh, forget_gone, [] { return !g_enablings.empty(); },
+      [&](const ObjectSpan &object) {
+        if (!discovered)
+          sites = discover_probes();
+        discovered = true;
+        apply_to_object(object, sites);
+      });
 }
 
 // The object's destructor runs: its traps are put back to the NOP (the code
@@ -446,7 +420,8 @@ void unloading_usdt(const ObjectSpan &object) {
   std::vector<SiteRecord *> going, staying;
   for (SiteRecord *r : g_active)
     (object.contains(r->site) ? going : staying).push_back(r);
-  g_objects.dying(object.key);
+  std::vector<std::uintptr_t> sites = sites_of(going);
+  g_late.dying(object.key, sites);
   if (going.empty())
     return;
   std::vector<CodeWrite> writes;
@@ -462,26 +437,10 @@ void unloading_usdt(const ObjectSpan &object) {
          static_cast<unsigned long>(r.site), failure.reason.c_str());
     note_late_error(err);
   }
-  std::vector<std::uintptr_t> sites = sites_of(going);
-  g_dying_sites.insert(g_dying_sites.end(), sites.begin(), sites.end());
   remove_traps_if_memory(sites);
   for (const SiteRecord *r : going)
     add_semaphore(r->semaphore, -1);
   g_active = std::move(staying);
-}
-
-const ObjectListener kUsdtListener{sync_usdt, unloading_usdt};
-
-// Before the first enable discovers: from then on the tracker knows which
-// objects the enablings were applied to.
-void start_listening() {
-  static bool listening = false;
-  if (listening)
-    return;
-  g_objects.changed();
-  g_objects.update(loaded_spans(), nullptr, {});
-  listen_for_objects(&kUsdtListener);
-  listening = true;
 }
 
 } // namespace
@@ -511,17 +470,15 @@ int usdt_list(xsdt_probe_visitor visit, void *user, xsdt_error *err) {
 
 int usdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
                 xsdt_error *err) {
-  Pattern pat;
-  if (!parse_pattern(pattern, &pat))
-    return fail(err, XSDT_ERR_BAD_PATTERN,
-                "pattern '%s' is not 'provider:name' (fnmatch globs)",
-                pattern ? pattern : "(null)");
+  ProbeDescription pat;
+  if (parse_pattern(pattern, &pat, err) != 0)
+    return -1;
   if (!handler)
     return fail(err, XSDT_ERR_INTERNAL, "no handler given");
 
   std::lock_guard<std::mutex> guard(api_lock());
   sync_objects();
-  start_listening();
+  g_late.start_listening();
   std::vector<ProbeSite> sites = discover_probes();
   std::vector<SiteRecord *> fresh;
   Owner owner{&fresh};
@@ -554,11 +511,9 @@ int usdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
 }
 
 int usdt_disable(const char *pattern, xsdt_error *err) {
-  Pattern pat;
-  if (!parse_pattern(pattern, &pat))
-    return fail(err, XSDT_ERR_BAD_PATTERN,
-                "pattern '%s' is not 'provider:name' (fnmatch globs)",
-                pattern ? pattern : "(null)");
+  ProbeDescription pat;
+  if (parse_pattern(pattern, &pat, err) != 0)
+    return -1;
   std::lock_guard<std::mutex> guard(api_lock());
   sync_objects();
   std::vector<SiteRecord *> going, staying;
@@ -566,7 +521,7 @@ int usdt_disable(const char *pattern, xsdt_error *err) {
     (matches(pat, r->provider, r->name) ? going : staying).push_back(r);
   // Objects loaded later see this disable whether or not it found an
   // enabled probe now (they would have had one).
-  const bool everything = pat.provider == "*" && pat.name == "*";
+  const bool everything = matches_everything(pat);
   if (going.empty()) {
     g_enablings.disable(pattern, everything);
     return fail(err, XSDT_ERR_NOT_ENABLED, "no enabled probe matches '%s'",
