@@ -274,17 +274,104 @@ sdt_arg(T v) {
  * function holding the site a caller: whatever it keeps in caller-saved
  * registers across the site moves to callee-saved ones, saved in its
  * prologue, on the hot path too (a leaf function pays most). An arch may
- * define XSDT_ARCH_SDT_CALLS and XSDT_ARCH_SDT_CALL0..7(probe, args...) in
- * its <xsdt/arch/usdt.h>: an asm statement that makes the call and
- * preserves every general register itself, so that the compiler sees no
- * call (docs/jump-sites.md). A translation unit opts in by defining
- * XSDT_SDT_PRESERVING_CALL before this header. Not the default, because
- * the asm moves the stack pointer without CFI of its own: while a handler
- * runs, a DWARF unwinder (a C++ exception a handler throws, backtrace())
- * cannot get past the function holding the site; and it makes an enabled
- * hit dearer (the saves). */
+ * define XSDT_ARCH_SDT_CALLS in its <xsdt/arch/usdt.h>, with the text of an
+ * asm statement that makes the call and preserves every general register
+ * itself, so that the compiler sees no call (docs/jump-sites.md):
+ *   XSDT_ARCH_SDT_CALL_ASM(n)  the asm's text for a probe of n arguments:
+ *       the probe is operand %0 and the arguments %1..%n, each an "r"
+ *       operand of a 64-bit temporary; it saves what a call would clobber,
+ *       moves them where xsdt_sdt_fire<n> takes them, calls it and restores.
+ *       XSDT_SDT_UP<n>_(M) and XSDT_SDT_DOWN<n>_(M) expand M(0) .. M(n) and
+ *       M(n) .. M(0), for the text of each operand;
+ *   XSDT_ARCH_SDT_CLOBBERS     what the asm does not preserve.
+ * A translation unit opts in by defining XSDT_SDT_PRESERVING_CALL before
+ * this header. Not the default, because the asm moves the stack pointer
+ * without CFI of its own: while a handler runs, a DWARF unwinder (a C++
+ * exception a handler throws, backtrace()) cannot get past the function
+ * holding the site; and it makes an enabled hit dearer (the saves). */
 #if defined(XSDT_ARCH_SDT_CALLS) && defined(XSDT_SDT_PRESERVING_CALL)
-#define XSDT_SDT_CALL_(n) XSDT_ARCH_SDT_CALL##n
+#define XSDT_SDT_CALL_(n) XSDT_SDT_PRESERVING_CALL##n##_
+
+#define XSDT_SDT_UP0_(M) M(0)
+#define XSDT_SDT_UP1_(M) XSDT_SDT_UP0_(M) M(1)
+#define XSDT_SDT_UP2_(M) XSDT_SDT_UP1_(M) M(2)
+#define XSDT_SDT_UP3_(M) XSDT_SDT_UP2_(M) M(3)
+#define XSDT_SDT_UP4_(M) XSDT_SDT_UP3_(M) M(4)
+#define XSDT_SDT_UP5_(M) XSDT_SDT_UP4_(M) M(5)
+#define XSDT_SDT_UP6_(M) XSDT_SDT_UP5_(M) M(6)
+#define XSDT_SDT_UP7_(M) XSDT_SDT_UP6_(M) M(7)
+#define XSDT_SDT_DOWN0_(M) M(0)
+#define XSDT_SDT_DOWN1_(M) M(1) XSDT_SDT_DOWN0_(M)
+#define XSDT_SDT_DOWN2_(M) M(2) XSDT_SDT_DOWN1_(M)
+#define XSDT_SDT_DOWN3_(M) M(3) XSDT_SDT_DOWN2_(M)
+#define XSDT_SDT_DOWN4_(M) M(4) XSDT_SDT_DOWN3_(M)
+#define XSDT_SDT_DOWN5_(M) M(5) XSDT_SDT_DOWN4_(M)
+#define XSDT_SDT_DOWN6_(M) M(6) XSDT_SDT_DOWN5_(M)
+#define XSDT_SDT_DOWN7_(M) M(7) XSDT_SDT_DOWN6_(M)
+
+/* The probe and each argument are converted once, into a 64-bit temporary,
+ * before the asm (a pointer is 32 bits under x32 and ILP32). */
+#define XSDT_SDT_PRESERVING_ASM_(n, ...)                                       \
+  __asm__ __volatile__(XSDT_ARCH_SDT_CALL_ASM(n)                               \
+                       :                                                       \
+                       : __VA_ARGS__                                           \
+                       : XSDT_ARCH_SDT_CLOBBERS)
+#define XSDT_SDT_PRESERVING_CALL0_(p)                                          \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p);                              \
+    XSDT_SDT_PRESERVING_ASM_(0, "r"(xsdt_tp_));                                \
+  } while (0)
+#define XSDT_SDT_PRESERVING_CALL1_(p, a0)                                      \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0);             \
+    XSDT_SDT_PRESERVING_ASM_(1, "r"(xsdt_tp_), "r"(xsdt_t0_));                 \
+  } while (0)
+#define XSDT_SDT_PRESERVING_CALL2_(p, a0, a1)                                  \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1);                                                  \
+    XSDT_SDT_PRESERVING_ASM_(2, "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_));  \
+  } while (0)
+#define XSDT_SDT_PRESERVING_CALL3_(p, a0, a1, a2)                              \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2);                                 \
+    XSDT_SDT_PRESERVING_ASM_(3, "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),   \
+                             "r"(xsdt_t2_));                                   \
+  } while (0)
+#define XSDT_SDT_PRESERVING_CALL4_(p, a0, a1, a2, a3)                          \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3);                \
+    XSDT_SDT_PRESERVING_ASM_(4, "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),   \
+                             "r"(xsdt_t2_), "r"(xsdt_t3_));                    \
+  } while (0)
+#define XSDT_SDT_PRESERVING_CALL5_(p, a0, a1, a2, a3, a4)                      \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
+             xsdt_t4_ = (a4);                                                  \
+    XSDT_SDT_PRESERVING_ASM_(5, "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),   \
+                             "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_));     \
+  } while (0)
+#define XSDT_SDT_PRESERVING_CALL6_(p, a0, a1, a2, a3, a4, a5)                  \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
+             xsdt_t4_ = (a4), xsdt_t5_ = (a5);                                 \
+    XSDT_SDT_PRESERVING_ASM_(6, "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),   \
+                             "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_),      \
+                             "r"(xsdt_t5_));                                   \
+  } while (0)
+#define XSDT_SDT_PRESERVING_CALL7_(p, a0, a1, a2, a3, a4, a5, a6)              \
+  do {                                                                         \
+    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
+             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
+             xsdt_t4_ = (a4), xsdt_t5_ = (a5), xsdt_t6_ = (a6);                \
+    XSDT_SDT_PRESERVING_ASM_(7, "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),   \
+                             "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_),      \
+                             "r"(xsdt_t5_), "r"(xsdt_t6_));                    \
+  } while (0)
 #else
 #define XSDT_SDT_CALL_(n) xsdt_sdt_fire##n
 #endif

@@ -74,155 +74,16 @@
   "ldp x6, x7, [sp, #48]\n ldp x4, x5, [sp, #32]\n"                            \
   "ldp x2, x3, [sp, #16]\n ldp x0, x1, [sp, #0]\n"                             \
   "add sp, sp, #288\n"
-#define XSDT_AARCH64_CLOBBERS_                                                 \
+#define XSDT_ARCH_SDT_CLOBBERS                                                 \
   "cc", "memory", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16",       \
       "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26",    \
       "v27", "v28", "v29", "v30", "v31"
-/* The probe and each argument are converted once, into a 64-bit temporary,
- * before the asm. */
-#define XSDT_ARCH_SDT_CALL0(p)                                                 \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p);                              \
-    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(0, "str %x0, [sp, #0]\n"       \
-                                                   "ldr x0, [sp, #0]\n")       \
-                         :                                                     \
-                         : "r"(xsdt_tp_)                                       \
-                         : XSDT_AARCH64_CLOBBERS_);                            \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL1(p, a0)                                             \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0);             \
-    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(1, "str %x0, [sp, #0]\n"       \
-                                                   "str %x1, [sp, #8]\n"       \
-                                                   "ldr x0, [sp, #0]\n"        \
-                                                   "ldr x1, [sp, #8]\n")       \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_)                        \
-                         : XSDT_AARCH64_CLOBBERS_);                            \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL2(p, a0, a1)                                         \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1);                                                  \
-    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(2, "str %x0, [sp, #0]\n"       \
-                                                   "str %x1, [sp, #8]\n"       \
-                                                   "str %x2, [sp, #16]\n"      \
-                                                   "ldr x0, [sp, #0]\n"        \
-                                                   "ldr x1, [sp, #8]\n"        \
-                                                   "ldr x2, [sp, #16]\n")      \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_)         \
-                         : XSDT_AARCH64_CLOBBERS_);                            \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL3(p, a0, a1, a2)                                     \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1), xsdt_t2_ = (a2);                                 \
-    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(3, "str %x0, [sp, #0]\n"       \
-                                                   "str %x1, [sp, #8]\n"       \
-                                                   "str %x2, [sp, #16]\n"      \
-                                                   "str %x3, [sp, #24]\n"      \
-                                                   "ldr x0, [sp, #0]\n"        \
-                                                   "ldr x1, [sp, #8]\n"        \
-                                                   "ldr x2, [sp, #16]\n"       \
-                                                   "ldr x3, [sp, #24]\n")      \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
-                           "r"(xsdt_t2_)                                       \
-                         : XSDT_AARCH64_CLOBBERS_);                            \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL4(p, a0, a1, a2, a3)                                 \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3);                \
-    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(4, "str %x0, [sp, #0]\n"       \
-                                                   "str %x1, [sp, #8]\n"       \
-                                                   "str %x2, [sp, #16]\n"      \
-                                                   "str %x3, [sp, #24]\n"      \
-                                                   "str %x4, [sp, #32]\n"      \
-                                                   "ldr x0, [sp, #0]\n"        \
-                                                   "ldr x1, [sp, #8]\n"        \
-                                                   "ldr x2, [sp, #16]\n"       \
-                                                   "ldr x3, [sp, #24]\n"       \
-                                                   "ldr x4, [sp, #32]\n")      \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
-                           "r"(xsdt_t2_), "r"(xsdt_t3_)                        \
-                         : XSDT_AARCH64_CLOBBERS_);                            \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL5(p, a0, a1, a2, a3, a4)                             \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
-             xsdt_t4_ = (a4);                                                  \
-    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(5, "str %x0, [sp, #0]\n"       \
-                                                   "str %x1, [sp, #8]\n"       \
-                                                   "str %x2, [sp, #16]\n"      \
-                                                   "str %x3, [sp, #24]\n"      \
-                                                   "str %x4, [sp, #32]\n"      \
-                                                   "str %x5, [sp, #40]\n"      \
-                                                   "ldr x0, [sp, #0]\n"        \
-                                                   "ldr x1, [sp, #8]\n"        \
-                                                   "ldr x2, [sp, #16]\n"       \
-                                                   "ldr x3, [sp, #24]\n"       \
-                                                   "ldr x4, [sp, #32]\n"       \
-                                                   "ldr x5, [sp, #40]\n")      \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
-                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_)         \
-                         : XSDT_AARCH64_CLOBBERS_);                            \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL6(p, a0, a1, a2, a3, a4, a5)                         \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
-             xsdt_t4_ = (a4), xsdt_t5_ = (a5);                                 \
-    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(6, "str %x0, [sp, #0]\n"       \
-                                                   "str %x1, [sp, #8]\n"       \
-                                                   "str %x2, [sp, #16]\n"      \
-                                                   "str %x3, [sp, #24]\n"      \
-                                                   "str %x4, [sp, #32]\n"      \
-                                                   "str %x5, [sp, #40]\n"      \
-                                                   "str %x6, [sp, #48]\n"      \
-                                                   "ldr x0, [sp, #0]\n"        \
-                                                   "ldr x1, [sp, #8]\n"        \
-                                                   "ldr x2, [sp, #16]\n"       \
-                                                   "ldr x3, [sp, #24]\n"       \
-                                                   "ldr x4, [sp, #32]\n"       \
-                                                   "ldr x5, [sp, #40]\n"       \
-                                                   "ldr x6, [sp, #48]\n")      \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
-                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_),        \
-                           "r"(xsdt_t5_)                                       \
-                         : XSDT_AARCH64_CLOBBERS_);                            \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL7(p, a0, a1, a2, a3, a4, a5, a6)                     \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
-             xsdt_t4_ = (a4), xsdt_t5_ = (a5), xsdt_t6_ = (a6);                \
-    __asm__ __volatile__(XSDT_AARCH64_CALL_ASM_(7, "str %x0, [sp, #0]\n"       \
-                                                   "str %x1, [sp, #8]\n"       \
-                                                   "str %x2, [sp, #16]\n"      \
-                                                   "str %x3, [sp, #24]\n"      \
-                                                   "str %x4, [sp, #32]\n"      \
-                                                   "str %x5, [sp, #40]\n"      \
-                                                   "str %x6, [sp, #48]\n"      \
-                                                   "str %x7, [sp, #56]\n"      \
-                                                   "ldr x0, [sp, #0]\n"        \
-                                                   "ldr x1, [sp, #8]\n"        \
-                                                   "ldr x2, [sp, #16]\n"       \
-                                                   "ldr x3, [sp, #24]\n"       \
-                                                   "ldr x4, [sp, #32]\n"       \
-                                                   "ldr x5, [sp, #40]\n"       \
-                                                   "ldr x6, [sp, #48]\n"       \
-                                                   "ldr x7, [sp, #56]\n")      \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
-                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_),        \
-                           "r"(xsdt_t5_), "r"(xsdt_t6_)                        \
-                         : XSDT_AARCH64_CLOBBERS_);                            \
-  } while (0)
+/* The probe and the arguments go to the stack in operand order, then into
+ * x0..x<n>. */
+#define XSDT_AARCH64_STORE_(i) "str %x" #i ", [sp, #8*" #i "]\n"
+#define XSDT_AARCH64_LOAD_(i) "ldr x" #i ", [sp, #8*" #i "]\n"
+#define XSDT_ARCH_SDT_CALL_ASM(n)                                              \
+  XSDT_AARCH64_CALL_ASM_(n, XSDT_SDT_UP##n##_(XSDT_AARCH64_STORE_)             \
+                                XSDT_SDT_UP##n##_(XSDT_AARCH64_LOAD_))
 
 #endif

@@ -61,158 +61,19 @@
   "ld t2, 24(sp)\n ld t1, 16(sp)\n ld t0, 8(sp)\n ld ra, 0(sp)\n"              \
   "addi sp, sp, 128\n"
 #ifdef __riscv_flen
-#define XSDT_RISCV64_CLOBBERS_                                                 \
+#define XSDT_ARCH_SDT_CLOBBERS                                                 \
   "memory", "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "ft8",     \
       "ft9", "ft10", "ft11", "fa0", "fa1", "fa2", "fa3", "fa4", "fa5", "fa6",  \
       "fa7"
 #else
-#define XSDT_RISCV64_CLOBBERS_ "memory"
+#define XSDT_ARCH_SDT_CLOBBERS "memory"
 #endif
-/* The probe and each argument are converted once, into a 64-bit temporary,
- * before the asm. */
-#define XSDT_ARCH_SDT_CALL0(p)                                                 \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p);                              \
-    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(0, "sd %0, 0(sp)\n"            \
-                                                   "ld a0, 0(sp)\n")           \
-                         :                                                     \
-                         : "r"(xsdt_tp_)                                       \
-                         : XSDT_RISCV64_CLOBBERS_);                            \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL1(p, a0)                                             \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0);             \
-    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(1, "sd %0, 0(sp)\n"            \
-                                                   "sd %1, 8(sp)\n"            \
-                                                   "ld a0, 0(sp)\n"            \
-                                                   "ld a1, 8(sp)\n")           \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_)                        \
-                         : XSDT_RISCV64_CLOBBERS_);                            \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL2(p, a0, a1)                                         \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1);                                                  \
-    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(2, "sd %0, 0(sp)\n"            \
-                                                   "sd %1, 8(sp)\n"            \
-                                                   "sd %2, 16(sp)\n"           \
-                                                   "ld a0, 0(sp)\n"            \
-                                                   "ld a1, 8(sp)\n"            \
-                                                   "ld a2, 16(sp)\n")          \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_)         \
-                         : XSDT_RISCV64_CLOBBERS_);                            \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL3(p, a0, a1, a2)                                     \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1), xsdt_t2_ = (a2);                                 \
-    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(3, "sd %0, 0(sp)\n"            \
-                                                   "sd %1, 8(sp)\n"            \
-                                                   "sd %2, 16(sp)\n"           \
-                                                   "sd %3, 24(sp)\n"           \
-                                                   "ld a0, 0(sp)\n"            \
-                                                   "ld a1, 8(sp)\n"            \
-                                                   "ld a2, 16(sp)\n"           \
-                                                   "ld a3, 24(sp)\n")          \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
-                           "r"(xsdt_t2_)                                       \
-                         : XSDT_RISCV64_CLOBBERS_);                            \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL4(p, a0, a1, a2, a3)                                 \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3);                \
-    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(4, "sd %0, 0(sp)\n"            \
-                                                   "sd %1, 8(sp)\n"            \
-                                                   "sd %2, 16(sp)\n"           \
-                                                   "sd %3, 24(sp)\n"           \
-                                                   "sd %4, 32(sp)\n"           \
-                                                   "ld a0, 0(sp)\n"            \
-                                                   "ld a1, 8(sp)\n"            \
-                                                   "ld a2, 16(sp)\n"           \
-                                                   "ld a3, 24(sp)\n"           \
-                                                   "ld a4, 32(sp)\n")          \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
-                           "r"(xsdt_t2_), "r"(xsdt_t3_)                        \
-                         : XSDT_RISCV64_CLOBBERS_);                            \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL5(p, a0, a1, a2, a3, a4)                             \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
-             xsdt_t4_ = (a4);                                                  \
-    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(5, "sd %0, 0(sp)\n"            \
-                                                   "sd %1, 8(sp)\n"            \
-                                                   "sd %2, 16(sp)\n"           \
-                                                   "sd %3, 24(sp)\n"           \
-                                                   "sd %4, 32(sp)\n"           \
-                                                   "sd %5, 40(sp)\n"           \
-                                                   "ld a0, 0(sp)\n"            \
-                                                   "ld a1, 8(sp)\n"            \
-                                                   "ld a2, 16(sp)\n"           \
-                                                   "ld a3, 24(sp)\n"           \
-                                                   "ld a4, 32(sp)\n"           \
-                                                   "ld a5, 40(sp)\n")          \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
-                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_)         \
-                         : XSDT_RISCV64_CLOBBERS_);                            \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL6(p, a0, a1, a2, a3, a4, a5)                         \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
-             xsdt_t4_ = (a4), xsdt_t5_ = (a5);                                 \
-    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(6, "sd %0, 0(sp)\n"            \
-                                                   "sd %1, 8(sp)\n"            \
-                                                   "sd %2, 16(sp)\n"           \
-                                                   "sd %3, 24(sp)\n"           \
-                                                   "sd %4, 32(sp)\n"           \
-                                                   "sd %5, 40(sp)\n"           \
-                                                   "sd %6, 48(sp)\n"           \
-                                                   "ld a0, 0(sp)\n"            \
-                                                   "ld a1, 8(sp)\n"            \
-                                                   "ld a2, 16(sp)\n"           \
-                                                   "ld a3, 24(sp)\n"           \
-                                                   "ld a4, 32(sp)\n"           \
-                                                   "ld a5, 40(sp)\n"           \
-                                                   "ld a6, 48(sp)\n")          \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
-                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_),        \
-                           "r"(xsdt_t5_)                                       \
-                         : XSDT_RISCV64_CLOBBERS_);                            \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL7(p, a0, a1, a2, a3, a4, a5, a6)                     \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
-             xsdt_t4_ = (a4), xsdt_t5_ = (a5), xsdt_t6_ = (a6);                \
-    __asm__ __volatile__(XSDT_RISCV64_CALL_ASM_(7, "sd %0, 0(sp)\n"            \
-                                                   "sd %1, 8(sp)\n"            \
-                                                   "sd %2, 16(sp)\n"           \
-                                                   "sd %3, 24(sp)\n"           \
-                                                   "sd %4, 32(sp)\n"           \
-                                                   "sd %5, 40(sp)\n"           \
-                                                   "sd %6, 48(sp)\n"           \
-                                                   "sd %7, 56(sp)\n"           \
-                                                   "ld a0, 0(sp)\n"            \
-                                                   "ld a1, 8(sp)\n"            \
-                                                   "ld a2, 16(sp)\n"           \
-                                                   "ld a3, 24(sp)\n"           \
-                                                   "ld a4, 32(sp)\n"           \
-                                                   "ld a5, 40(sp)\n"           \
-                                                   "ld a6, 48(sp)\n"           \
-                                                   "ld a7, 56(sp)\n")          \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
-                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_),        \
-                           "r"(xsdt_t5_), "r"(xsdt_t6_)                        \
-                         : XSDT_RISCV64_CLOBBERS_);                            \
-  } while (0)
+/* The probe and the arguments go to the stack in operand order, then into
+ * a0..a<n>. */
+#define XSDT_RISCV64_STORE_(i) "sd %" #i ", 8*" #i "(sp)\n"
+#define XSDT_RISCV64_LOAD_(i) "ld a" #i ", 8*" #i "(sp)\n"
+#define XSDT_ARCH_SDT_CALL_ASM(n)                                              \
+  XSDT_RISCV64_CALL_ASM_(n, XSDT_SDT_UP##n##_(XSDT_RISCV64_STORE_)             \
+                                XSDT_SDT_UP##n##_(XSDT_RISCV64_LOAD_))
 
 #endif

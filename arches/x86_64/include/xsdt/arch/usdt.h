@@ -80,174 +80,37 @@
 #else
 #define XSDT_X86_64_CLOBBERS_AVX512_
 #endif
-#define XSDT_X86_64_CLOBBERS_                                                  \
+#define XSDT_ARCH_SDT_CLOBBERS                                                 \
   "cc", "memory", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)",  \
       "st(7)", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", \
       "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",             \
       "xmm15" XSDT_X86_64_CLOBBERS_AVX512_
-/* The probe and each argument are converted once, into a 64-bit temporary
- * (a pointer is 32 bits under x32), before the asm. */
-#define XSDT_ARCH_SDT_CALL0(p)                                                 \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p);                              \
-    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(0,                              \
-                                               "push %0\n"                     \
-                                               "pop %%rdi\n",                  \
-                                               "")                             \
-                         :                                                     \
-                         : "r"(xsdt_tp_)                                       \
-                         : XSDT_X86_64_CLOBBERS_);                             \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL1(p, a0)                                             \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0);             \
-    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(1,                              \
-                                               "push %0\n"                     \
-                                               "push %1\n"                     \
-                                               "pop %%rsi\n"                   \
-                                               "pop %%rdi\n",                  \
-                                               "")                             \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_)                        \
-                         : XSDT_X86_64_CLOBBERS_);                             \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL2(p, a0, a1)                                         \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1);                                                  \
-    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(2,                              \
-                                               "push %0\n"                     \
-                                               "push %1\n"                     \
-                                               "push %2\n"                     \
-                                               "pop %%rdx\n"                   \
-                                               "pop %%rsi\n"                   \
-                                               "pop %%rdi\n",                  \
-                                               "")                             \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_)         \
-                         : XSDT_X86_64_CLOBBERS_);                             \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL3(p, a0, a1, a2)                                     \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1), xsdt_t2_ = (a2);                                 \
-    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(3,                              \
-                                               "push %0\n"                     \
-                                               "push %1\n"                     \
-                                               "push %2\n"                     \
-                                               "push %3\n"                     \
-                                               "pop %%rcx\n"                   \
-                                               "pop %%rdx\n"                   \
-                                               "pop %%rsi\n"                   \
-                                               "pop %%rdi\n",                  \
-                                               "")                             \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
-                           "r"(xsdt_t2_)                                       \
-                         : XSDT_X86_64_CLOBBERS_);                             \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL4(p, a0, a1, a2, a3)                                 \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3);                \
-    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(4,                              \
-                                               "push %0\n"                     \
-                                               "push %1\n"                     \
-                                               "push %2\n"                     \
-                                               "push %3\n"                     \
-                                               "push %4\n"                     \
-                                               "pop %%r8\n"                    \
-                                               "pop %%rcx\n"                   \
-                                               "pop %%rdx\n"                   \
-                                               "pop %%rsi\n"                   \
-                                               "pop %%rdi\n",                  \
-                                               "")                             \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
-                           "r"(xsdt_t2_), "r"(xsdt_t3_)                        \
-                         : XSDT_X86_64_CLOBBERS_);                             \
-  } while (0)
-#define XSDT_ARCH_SDT_CALL5(p, a0, a1, a2, a3, a4)                             \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
-             xsdt_t4_ = (a4);                                                  \
-    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(5,                              \
-                                               "push %0\n"                     \
-                                               "push %1\n"                     \
-                                               "push %2\n"                     \
-                                               "push %3\n"                     \
-                                               "push %4\n"                     \
-                                               "push %5\n"                     \
-                                               "pop %%r9\n"                    \
-                                               "pop %%r8\n"                    \
-                                               "pop %%rcx\n"                   \
-                                               "pop %%rdx\n"                   \
-                                               "pop %%rsi\n"                   \
-                                               "pop %%rdi\n",                  \
-                                               "")                             \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
-                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_)         \
-                         : XSDT_X86_64_CLOBBERS_);                             \
-  } while (0)
-/* The 7th parameter (a5) goes on the stack, %rsp 16-aligned at the call. */
-#define XSDT_ARCH_SDT_CALL6(p, a0, a1, a2, a3, a4, a5)                         \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
-             xsdt_t4_ = (a4), xsdt_t5_ = (a5);                                 \
-    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(6,                              \
-                                               "push %0\n"                     \
-                                               "push %1\n"                     \
-                                               "push %2\n"                     \
-                                               "push %3\n"                     \
-                                               "push %4\n"                     \
-                                               "push %5\n"                     \
-                                               "push %6\n"                     \
-                                               "pop %%r10\n"                   \
-                                               "pop %%r9\n"                    \
-                                               "pop %%r8\n"                    \
-                                               "pop %%rcx\n"                   \
-                                               "pop %%rdx\n"                   \
-                                               "pop %%rsi\n"                   \
-                                               "pop %%rdi\n",                  \
-                                               "sub $8, %%rsp\n push %%r10\n") \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
-                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_),        \
-                           "r"(xsdt_t5_)                                       \
-                         : XSDT_X86_64_CLOBBERS_);                             \
-  } while (0)
-/* a5 and a6 on the stack, a5 at the lower address. */
-#define XSDT_ARCH_SDT_CALL7(p, a0, a1, a2, a3, a4, a5, a6)                     \
-  do {                                                                         \
-    uint64_t xsdt_tp_ = (uint64_t)(uintptr_t)(p), xsdt_t0_ = (a0),             \
-             xsdt_t1_ = (a1), xsdt_t2_ = (a2), xsdt_t3_ = (a3),                \
-             xsdt_t4_ = (a4), xsdt_t5_ = (a5), xsdt_t6_ = (a6);                \
-    __asm__ __volatile__(XSDT_X86_64_CALL_ASM_(7,                              \
-                                               "push %0\n"                     \
-                                               "push %1\n"                     \
-                                               "push %2\n"                     \
-                                               "push %3\n"                     \
-                                               "push %4\n"                     \
-                                               "push %5\n"                     \
-                                               "push %6\n"                     \
-                                               "push %7\n"                     \
-                                               "pop %%r11\n"                   \
-                                               "pop %%r10\n"                   \
-                                               "pop %%r9\n"                    \
-                                               "pop %%r8\n"                    \
-                                               "pop %%rcx\n"                   \
-                                               "pop %%rdx\n"                   \
-                                               "pop %%rsi\n"                   \
-                                               "pop %%rdi\n",                  \
-                                               "push %%r11\n push %%r10\n")    \
-                         :                                                     \
-                         : "r"(xsdt_tp_), "r"(xsdt_t0_), "r"(xsdt_t1_),        \
-                           "r"(xsdt_t2_), "r"(xsdt_t3_), "r"(xsdt_t4_),        \
-                           "r"(xsdt_t5_), "r"(xsdt_t6_)                        \
-                         : XSDT_X86_64_CLOBBERS_);                             \
-  } while (0)
+/* The probe and the arguments are pushed in operand order and popped into
+ * the call's registers, the last first; the 7th parameter (a5) and the 8th
+ * (a6) go on the stack, a5 at the lower address, %rsp 16-aligned at the
+ * call. */
+#define XSDT_X86_64_PARAM0_ "%%rdi"
+#define XSDT_X86_64_PARAM1_ "%%rsi"
+#define XSDT_X86_64_PARAM2_ "%%rdx"
+#define XSDT_X86_64_PARAM3_ "%%rcx"
+#define XSDT_X86_64_PARAM4_ "%%r8"
+#define XSDT_X86_64_PARAM5_ "%%r9"
+#define XSDT_X86_64_PARAM6_ "%%r10"
+#define XSDT_X86_64_PARAM7_ "%%r11"
+#define XSDT_X86_64_STACK_PARAMS0_ ""
+#define XSDT_X86_64_STACK_PARAMS1_ ""
+#define XSDT_X86_64_STACK_PARAMS2_ ""
+#define XSDT_X86_64_STACK_PARAMS3_ ""
+#define XSDT_X86_64_STACK_PARAMS4_ ""
+#define XSDT_X86_64_STACK_PARAMS5_ ""
+#define XSDT_X86_64_STACK_PARAMS6_ "sub $8, %%rsp\n push %%r10\n"
+#define XSDT_X86_64_STACK_PARAMS7_ "push %%r11\n push %%r10\n"
+#define XSDT_X86_64_PUSH_(i) "push %" #i "\n"
+#define XSDT_X86_64_POP_(i) "pop " XSDT_X86_64_PARAM##i##_ "\n"
+#define XSDT_ARCH_SDT_CALL_ASM(n)                                              \
+  XSDT_X86_64_CALL_ASM_(n,                                                     \
+                        XSDT_SDT_UP##n##_(XSDT_X86_64_PUSH_)                   \
+                            XSDT_SDT_DOWN##n##_(XSDT_X86_64_POP_),             \
+                        XSDT_X86_64_STACK_PARAMS##n##_)
 
 #endif
