@@ -79,6 +79,7 @@ try:
     flush_syscall = facts.fact("expect", "icache_flush_syscall", kind=int, default=-1)
     trap_signal = facts.trap_signal()
     trap_race_signal = facts.trap_race_signal() or "0"
+    stack_pointer_spec = facts.stack_pointer_spec()
     jump_nop_cflags = facts.jump_nop_cflags()
     jump_nop_head, jump_trap_head = facts.jump_nop_head(), facts.jump_trap_head()
     jump_bytes = {key: facts.jump_bytes(key) for key in arch_facts.JUMP_BYTES}
@@ -200,6 +201,9 @@ expect_cflags.append(f"-DEXPECT_TRAP_SIGNAL={trap_signal}")
 # The second signal a trap may raise (SIGILL where another thread
 # removed the trap before the kernel read it), 0 where there is none.
 expect_cflags.append(f"-DEXPECT_TRAP_RACE_SIGNAL={trap_race_signal}")
+# The stack pointer as a spec names it (8@%rsp, 4@sp): a token sequence for
+# STAP_PROBE_ASM's written text.
+expect_cflags.append(f"-DEXPECT_STACK_POINTER_SPEC={stack_pointer_spec}")
 expect_cflags += jump_nop_cflags
 expect_cflags += [f"-DTRAIT_{trait.upper().replace('-', '_')}" for trait in traits]
 # %sys-sdt-cflags: SystemTap's <sys/sdt.h> (systemtap-sdt-dev), for tests

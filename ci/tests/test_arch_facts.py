@@ -110,6 +110,21 @@ class ArchFacts(unittest.TestCase):
         with self.assertRaisesRegex(arch_facts.ArchFactsError, "is the trap signal SIGILL"):
             facts.trap_race_signal()
 
+    def test_stack_pointer_spec(self):
+        facts = self.write({"data_model": "LP64",
+                            "expect": {**EXPECT, "stack_pointer": "%rsp"}}, "wide")
+        self.assertEqual(facts.stack_pointer_spec(), "8@%rsp")
+        facts = self.write({"data_model": "ILP32", "expect": {**EXPECT, "stack_pointer": "sp"}},
+                           "narrow")
+        self.assertEqual(facts.stack_pointer_spec(), "4@sp")
+        facts = self.write({"data_model": "ILP32", "expect": EXPECT}, "none")
+        with self.assertRaisesRegex(arch_facts.ArchFactsError, r"no \"expect.stack_pointer\""):
+            facts.stack_pointer_spec()
+        facts = self.write({"data_model": "LP64", "expect": {**EXPECT, "stack_pointer": "[sp]"}},
+                           "bad")
+        with self.assertRaisesRegex(arch_facts.ArchFactsError, "not a register name"):
+            facts.stack_pointer_spec()
+
     def test_missing_or_damaged_file(self):
         with self.assertRaisesRegex(arch_facts.ArchFactsError, "cannot read"):
             arch_facts.load(self.repo, "nosuch")
@@ -132,6 +147,7 @@ class ArchFacts(unittest.TestCase):
                 facts = arch_facts.load(REPO, name)
                 facts.all_expect_bytes()
                 facts.features(emulated=True)
+                facts.stack_pointer_spec()
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ void fill_registers(const void *ucp, RegisterFile *regs) {
 void flush_icache(void *addr, std::size_t n) {
   constexpr std::uintptr_t kBlock = 32;
   const auto blocks =
-      cache_blocks(reinterpret_cast<std::uintptr_t>(addr), n, kBlock);
+      cache_blocks<kBlock>(reinterpret_cast<std::uintptr_t>(addr), n);
   for (std::uintptr_t p = blocks.first; p < blocks.end; p += kBlock)
     __asm__ volatile("dcbst 0,%0" : : "r"(p) : "memory");
   __asm__ volatile("sync" : : : "memory");

@@ -11,16 +11,22 @@
 
 namespace xsdt::rt {
 
-// [first, end) in steps of `block` (a power of two): the block that holds
-// addr first, the block that holds addr + n - 1 last.
+// [first, end) in steps of kBlock: the block that holds addr first, the
+// block that holds addr + n - 1 last.
 struct CacheBlocks {
   std::uintptr_t first;
   std::uintptr_t end;
 };
 
-constexpr CacheBlocks cache_blocks(std::uintptr_t addr, std::size_t n,
-                                   std::uintptr_t block) {
-  return {addr & ~(block - 1), (addr + n + block - 1) & ~(block - 1)};
+// kBlock is a power of two, as every cache block is: another number would
+// misalign the range (the masks below) and step over the block that holds
+// its last bytes, which no run under qemu-user would show, so it does not
+// compile.
+template <std::uintptr_t kBlock>
+constexpr CacheBlocks cache_blocks(std::uintptr_t addr, std::size_t n) {
+  static_assert(kBlock != 0 && (kBlock & (kBlock - 1)) == 0,
+                "a cache block is a power of two bytes");
+  return {addr & ~(kBlock - 1), (addr + n + kBlock - 1) & ~(kBlock - 1)};
 }
 
 } // namespace xsdt::rt
