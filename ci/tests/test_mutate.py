@@ -146,6 +146,23 @@ class Generated(unittest.TestCase):
                              list(mutate.GENERIC_UNIT_TESTS))
             self.assertEqual(mutate.unit_tests_of(root, "sdt/include/xsdt/usdt.h", "alpha"), [])
 
+    def test_a_unit_test_that_fails_or_spins_kills(self):
+        with tempfile.TemporaryDirectory() as build:
+            scripts = {"xsdt_pass_test": "exit 0",
+                       "xsdt_fail_test": "echo '[  FAILED  ] Suite.Case'; exit 1",
+                       "xsdt_spin_test": "sleep 30"}
+            for name, body in scripts.items():
+                write(build, f"sub/{name}", f"#!/bin/sh\n{body}\n")
+                os.chmod(os.path.join(build, "sub", name), 0o755)
+            limit, mutate.UNIT_TEST_LIMIT = mutate.UNIT_TEST_LIMIT, 1
+            try:
+                failures = mutate.run_unit_tests(build, [*scripts, "xsdt_absent_test"])
+            finally:
+                mutate.UNIT_TEST_LIMIT = limit
+            self.assertEqual(failures, [("xsdt_fail_test", "Suite.Case"),
+                                        ("xsdt_spin_test", "spun past the 1 s limit"),
+                                        ("xsdt_absent_test", "not built")])
+
     def test_host_tool_sources(self):
         self.assertTrue(mutate.is_host_tool_source("sdt/argspec/argeval.cpp"))
         self.assertTrue(mutate.is_host_tool_source("arches/alpha/descriptor.cpp"))

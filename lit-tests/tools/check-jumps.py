@@ -255,8 +255,10 @@ def main():
         # A jump narrower than the site (x86-64's 5-byte jmp in a 10-byte
         # NOP) leaves the rest of the NOP as it was: dead bytes, never
         # executed, but they must be the NOP's.
+        # (Compared as bytes: objdump prints a run of zero bytes as "...",
+        # so counting its instructions would miss a tail zeroed.)
         width = len(insns[0][1])
-        if len(insns) > 1 and code[width:] != disabled_bytes(nop, jump_nop, site, target)[width:]:
+        if code[width:] != disabled_bytes(nop, jump_nop, site, target)[width:]:
             fail(f"{where}: {code.hex(' ')} is not one instruction followed by the rest of "
                  f"the site's NOP:\n{listing}")
             continue

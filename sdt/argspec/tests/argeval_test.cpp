@@ -117,6 +117,23 @@ TEST(Compile, Rejections) {
                   "register x0 has an unusable bit range"));
 }
 
+// A refusal names the operand and where it starts in the spec, so that a
+// tool can point at it (xsdt-inspect's caret, the runtime's message).
+TEST(Compile, RefusalsNameTheOperandAndItsPosition) {
+  auto refusal = [](std::string_view spec) {
+    auto loc = parse_arg_spec(spec, kFixture);
+    EXPECT_TRUE(loc) << spec;
+    auto c = compile_arg(loc.value(), kFixture);
+    EXPECT_FALSE(c) << spec;
+    return c ? std::string() : c.error().to_string();
+  };
+  EXPECT_EQ(refusal("8@%v0"), "bad token '%v0' at position 2: vector register "
+                              "v0 is not in the register file");
+  EXPECT_TRUE(
+      has(refusal("-4@[%pc, 8]"), "bad token '[%pc, 8]' at position 3:"))
+      << refusal("-4@[%pc, 8]");
+}
+
 // ---- evaluate: immediates --------------------------------------------------
 
 TEST(Evaluate, ImmediateEveryWidthAndSign) {

@@ -70,8 +70,10 @@ inline void expect_jump_reach(Arch arch, std::string_view encoding,
 
 // The bytes of one jump as the arch's assembler writes them (objdump of
 // `b .+8` and the like, written into the test, not read from the
-// descriptor): the descriptor encodes a jump by `offset` from the site into
-// exactly these bytes, and decodes them back to that target.
+// descriptor), followed by the rest of the site where the jump is narrower:
+// the descriptor encodes a jump by `offset` from the site into exactly these
+// bytes, writing each of them and none past them (the buffer starts out
+// holding a canary), and decodes them back to that target.
 inline void expect_jump_bytes(Arch arch, std::string_view encoding,
                               std::int64_t offset,
                               const std::vector<unsigned char> &bytes,
@@ -80,11 +82,17 @@ inline void expect_jump_bytes(Arch arch, std::string_view encoding,
   const SiteEncoding *e = site_encoding(d, encoding);
   ASSERT_NE(e, nullptr) << "no site encoding \"" << encoding << "\"";
   const std::uint64_t target = site + static_cast<std::uint64_t>(offset);
-  unsigned char jump[16] = {};
+  constexpr unsigned char kCanary = 0xa5;
+  unsigned char jump[16];
+  std::memset(jump, kCanary, sizeof jump);
+  ASSERT_LE(bytes.size(), sizeof jump);
   ASSERT_TRUE(d.encode_jump_of(*e, site, target, jump))
       << encoding << ": a jump by " << offset << " is refused";
   EXPECT_EQ(std::vector<unsigned char>(jump, jump + bytes.size()), bytes)
       << encoding << ": the jump by " << offset;
+  EXPECT_EQ(std::vector<unsigned char>(jump + bytes.size(), jump + sizeof jump),
+            std::vector<unsigned char>(sizeof jump - bytes.size(), kCanary))
+      << encoding << ": the jump by " << offset << " writes past the site";
   std::uint64_t decoded = 0;
   ASSERT_TRUE(d.decode_jump_of(*e, site, bytes.data(), &decoded))
       << encoding << ": the assembler's jump by " << offset

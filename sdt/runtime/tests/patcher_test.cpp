@@ -111,6 +111,20 @@ TEST_F(SiteAcrossPages, ForeignByteOnTheSecondPageWritesNothing) {
             "r-xp");
 }
 
+// A write whose first bytes stay (a jump's condition mask flipped, an
+// offset's low bytes kept) writes the bytes that change and leaves the
+// others as they are.
+TEST_F(SiteAcrossPages, AChangeOfTheLastByteAloneIsWritten) {
+  xsdt::rt::CodeWrite w = write();
+  std::memcpy(w.to, w.from, w.size);
+  w.to[w.size - 1] = static_cast<unsigned char>(~w.from[w.size - 1]);
+  xsdt::rt::PatchFailure failure;
+  ASSERT_TRUE(xsdt::rt::apply_code_writes({w}, &failure)) << failure.reason;
+  EXPECT_EQ(std::memcmp(at_, w.to, w.size), 0);
+  EXPECT_EQ(protection_of(reinterpret_cast<std::uintptr_t>(pages_ + page_)),
+            "r-xp");
+}
+
 // A batch used against its contract fails whole, with the reason, and
 // writes nothing: applied before it was prepared, or holding writes that
 // overlap.
