@@ -257,7 +257,7 @@ def main():
         # executed, but they must be the NOP's.
         # (Compared as bytes: objdump prints a run of zero bytes as "...",
         # so counting its instructions would miss a tail zeroed.)
-        width = len(insns[0][1])
+        width = sum(len(group) // 2 for group in insns[0][1])  # "14000002": 4 bytes
         if code[width:] != disabled_bytes(nop, jump_nop, site, target)[width:]:
             fail(f"{where}: {code.hex(' ')} is not one instruction followed by the rest of "
                  f"the site's NOP:\n{listing}")
