@@ -10,6 +10,7 @@ base=(
   # build system and host tools
   cmake make ninja-build pkg-config python3 python3-psutil
   python3-jinja2 # the templates of report.md and report.html (ci/report.py)
+  python3-pyelftools # the ELF reader of the Python tools (ci/elf_reader.py)
   libssl-dev # SHA-256 for the lit suite's build cache (lit-tests/tools)
   # host compilers
   g++ clang-14 lld-14 llvm-14 llvm-14-tools

@@ -56,7 +56,6 @@ import json
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
@@ -66,6 +65,7 @@ sys.path.insert(0, os.path.join(REPO, "ci"))
 sys.dont_write_bytecode = True
 import arch_facts  # noqa: E402
 import toolchains  # noqa: E402
+from elf_reader import Elf  # noqa: E402
 
 SOURCE = os.path.join(REPO, "conformance", "codegen", "sdt-cost.c")
 
@@ -169,64 +169,6 @@ class ArchCodegen:
 
 class PathError(Exception):
     pass
-
-
-# ---- ELF (32 or 64 bit, either byte order: s390x is big-endian) -----------
-
-def read_elf(path):
-    """Returns (sections by name -> (addr, offset, size, link), FUNC symbols
-    name -> (value, size), raw bytes, struct byte order "<" or ">")."""
-    with open(path, "rb") as f:
-        data = f.read()
-    if data[:4] != b"\x7fELF" or data[5] not in (1, 2):
-        raise RuntimeError(f"{path}: not an ELF file")
-    e = "<" if data[5] == 1 else ">"
-    is64 = data[4] == 2
-    if is64:
-        shoff, = struct.unpack_from(e + "Q", data, 0x28)
-        shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", data, 0x3a)
-        sh_fmt, sym_fmt = e + "IIQQQQIIQQ", e + "IBBHQQ"
-    else:
-        shoff, = struct.unpack_from(e + "I", data, 0x20)
-        shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", data, 0x2e)
-        sh_fmt, sym_fmt = e + "IIIIIIIIII", e + "IIIBBH"
-    headers = [struct.unpack_from(sh_fmt, data, shoff + i * shentsize) for i in range(shnum)]
-    strtab_off = headers[shstrndx][4]
-
-    def cstr(off):
-        return data[off:data.index(b"\0", off)].decode()
-
-    sections, symtab = {}, None
-    for h in headers:
-        name, sh_type, _, addr, offset, size, link = h[:7]
-        sections[cstr(strtab_off + name)] = (addr, offset, size, link)
-        if sh_type == 2:  # SHT_SYMTAB
-            symtab = (offset, size, headers[link][4], h[9])
-    functions = {}
-    if symtab:
-        offset, size, names, entsize = symtab
-        for i in range(size // entsize):
-            if is64:
-                name, info, _, _, value, sym_size = struct.unpack_from(sym_fmt, data, offset + i * entsize)
-            else:
-                name, value, sym_size, info, _, _ = struct.unpack_from(sym_fmt, data, offset + i * entsize)
-            if info & 0xf == 2:  # STT_FUNC
-                functions[cstr(names + name)] = (value, sym_size)
-    return sections, functions, data, e
-
-
-def site_records(path):
-    """The {site, target} pairs of the xsdt_sdt_sites records (self-relative
-    32-bit fields, see <xsdt/sdt.h>)."""
-    sections, _, data, order = read_elf(path)
-    if "xsdt_sdt_sites" not in sections:
-        return []
-    addr, offset, size, _ = sections["xsdt_sdt_sites"]
-    records = []
-    for i in range(0, size, 12):
-        site, target, _ = struct.unpack_from(order + "iii", data, offset + i)
-        records.append((addr + i + site, addr + i + 4 + target))
-    return records
 
 
 # ---- Disassembly and the hot path -------------------------------------------
@@ -340,10 +282,11 @@ def measure(toolchain, objdump, tmp, opt, mutant=False):
         result = build(toolchain, toolchain["arch"], probes, opt, so, mutant)
         if result.returncode:
             raise PathError("build failed:\n" + result.stderr)
-        _, functions, _, _ = read_elf(so)
+        elf = Elf(so)
+        functions = elf.functions
         insns = disassemble(arch, objdump, so)
         if probes:
-            sites = site_records(so)
+            sites = elf.sdt_site_records()
             insns_probed = insns
         for function, _, _ in FUNCTIONS:
             if function not in functions:

@@ -23,9 +23,10 @@ For every site:
     jump of the arch's ("expect.jumps") whose target is the record's target,
     as wide as the site or followed by the rest of the site's NOP;
   * site - bias and target - bias must be a {site, target} record of the
-    PROGRAM's `xsdt_sdt_sites` section, read from the ELF file here (the
-    records are self-relative 32-bit offsets, see <xsdt/sdt.h>), and the
-    file's bytes at that link-time site must be the arch's NOP.
+    PROGRAM's `xsdt_sdt_sites` section, read from the ELF file here with
+    pyelftools (ci/elf_reader.py; the records are self-relative 32-bit
+    offsets, see <xsdt/sdt.h>), and the file's bytes at that link-time site
+    must be the arch's NOP.
 Every record of the file must have been dumped (the program lists them all).
 
 With --inspect, `xsdt-inspect list --json PROGRAM` (a third reader of the
@@ -38,10 +39,13 @@ import argparse
 import json
 import os
 import re
-import struct
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "ci"))
+sys.dont_write_bytecode = True
+from elf_reader import Elf, ElfReadError  # noqa: E402
 
 
 def arch_facts(path):
@@ -76,68 +80,6 @@ def disabled_bytes(nop, jump_nop, site, target):
     size = jump_nop["offset_bytes"]
     offset = (units & ((1 << (8 * size)) - 1)).to_bytes(size, jump_nop["offset_order"])
     return bytes.fromhex(jump_nop["head"]) + offset
-
-
-class Elf:
-    """The little ELF reading this needs: section headers and contents."""
-
-    def __init__(self, path):
-        with open(path, "rb") as f:
-            self.data = f.read()
-        d = self.data
-        if d[:4] != b"\x7fELF":
-            raise ValueError(f"{path}: not an ELF file")
-        self.is64 = d[4] == 2
-        if d[5] not in (1, 2):
-            raise ValueError(f"{path}: bad ELF data encoding {d[5]}")
-        e = self.order = "<" if d[5] == 1 else ">"  # z/Architecture is big-endian
-        if self.is64:
-            shoff, = struct.unpack_from(e + "Q", d, 0x28)
-            shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", d, 0x3A)
-        else:
-            shoff, = struct.unpack_from(e + "I", d, 0x20)
-            shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", d, 0x2E)
-        self.sections = []
-        for i in range(shnum):
-            off = shoff + i * shentsize
-            if self.is64:
-                name, typ, flags, addr, offset, size = struct.unpack_from(e + "IIQQQQ", d, off)
-            else:
-                name, typ, flags, addr, offset, size = struct.unpack_from(e + "IIIIII", d, off)
-            self.sections.append({"name_off": name, "type": typ, "flags": flags,
-                                  "addr": addr, "offset": offset, "size": size})
-        strtab = self.sections[shstrndx]
-        for s in self.sections:
-            start = strtab["offset"] + s["name_off"]
-            s["name"] = d[start:d.index(b"\0", start)].decode()
-
-    def section(self, name):
-        for s in self.sections:
-            if s["name"] == name:
-                return s
-        return None
-
-    def bytes_at(self, addr, n):
-        """The file's bytes at a link-time address (a PROGBITS section)."""
-        for s in self.sections:
-            if s["type"] == 1 and s["addr"] and s["addr"] <= addr and addr + n <= s["addr"] + s["size"]:
-                start = s["offset"] + addr - s["addr"]
-                return self.data[start:start + n], s["name"]
-        return None, None
-
-    def site_records(self):
-        """{link-time site: link-time target} from xsdt_sdt_sites."""
-        s = self.section("xsdt_sdt_sites")
-        if s is None:
-            return {}
-        records = {}
-        mask = (1 << (64 if self.is64 else 32)) - 1
-        for i in range(s["size"] // 12):
-            field = s["addr"] + 12 * i
-            site_rel, target_rel, _ = struct.unpack_from(self.order + "iii", self.data,
-                                                         s["offset"] + 12 * i)
-            records[(field + site_rel) & mask] = (field + 4 + target_rel) & mask
-        return records
 
 
 def disassemble(objdump, machine, site, code):
@@ -233,8 +175,12 @@ def main():
         print(f"check-jumps: {args.dump}: no bias line or no sites")
         return 1
 
-    elf = Elf(args.elf)
-    records = elf.site_records()
+    try:
+        elf = Elf(args.elf)
+    except ElfReadError as error:
+        print(f"check-jumps: {error}")
+        return 1
+    records = dict(elf.sdt_site_records())
     errors = 0
     seen = set()
 
