@@ -32,8 +32,4 @@ void flush_icache(void *addr, std::size_t n) {
   __builtin___clear_cache(p, p + n);
 }
 
-// NOP, B and BRK swap with one aligned 32-bit store, which other threads
-// observe whole; the icache maintenance is all that is needed.
-bool serialize_all_threads() { return true; }
-
 } // namespace xsdt::rt::machdep

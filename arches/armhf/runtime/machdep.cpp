@@ -1,8 +1,6 @@
 // libxsdt machine-dependent part for armhf (Thumb-2 and ARM state).
 #include "machdep.h"
 
-#include "membarrier.h"
-
 #include <asm/unistd.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
@@ -44,9 +42,5 @@ void flush_icache(void *addr, std::size_t n) {
     return;
   __builtin___clear_cache(begin, begin + n);
 }
-
-// The SYNC_CORE membarrier (sdt/runtime/src/membarrier.h; Linux selects
-// it for arm), between the steps of the trap-first protocol.
-bool serialize_all_threads() { return membarrier_sync_core(); }
 
 } // namespace xsdt::rt::machdep

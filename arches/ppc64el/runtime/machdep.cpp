@@ -48,10 +48,4 @@ void flush_icache(void *addr, std::size_t n) {
   __asm__ volatile("sync\n\tisync" : : : "memory");
 }
 
-// NOP, b and trap swap with one aligned 32-bit store, which other threads
-// fetch whole (Linux patches its jump labels the same way,
-// arch/powerpc/kernel/jump_label.c); the icache maintenance is all that is
-// needed.
-bool serialize_all_threads() { return true; }
-
 } // namespace xsdt::rt::machdep

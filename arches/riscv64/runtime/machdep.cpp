@@ -40,9 +40,4 @@ void flush_icache(void *addr, std::size_t n) {
   __builtin___clear_cache(p, p + n);
 }
 
-// NOP, branch and trap swap with one aligned 32-bit store, which other
-// threads observe whole (concurrent modification is architecturally allowed
-// for these instructions); the icache flush is all that is needed.
-bool serialize_all_threads() { return true; }
-
 } // namespace xsdt::rt::machdep

@@ -30,10 +30,4 @@ void fill_registers(const void *ucp, RegisterFile *regs) {
 // s390", Linux's asm/cacheflush.h): nothing to flush.
 void flush_icache(void *, std::size_t) {}
 
-// NOP and jump differ in the mask byte alone, and the trap replaces one
-// aligned halfword: single stores that other CPUs fetch whole, which is
-// how Linux patches its jump labels and ftrace sites. The trap-first
-// protocol, which would need this, is not used here.
-bool serialize_all_threads() { return true; }
-
 } // namespace xsdt::rt::machdep

@@ -1,8 +1,6 @@
 // libxsdt machine-dependent part for x86-64.
 #include "machdep.h"
 
-#include "membarrier.h"
-
 #include <ucontext.h>
 
 extern const xsdt::ArchDescriptor xsdt_arch_x86_64;
@@ -34,8 +32,5 @@ void fill_registers(const void *ucp, RegisterFile *regs) {
 // x86 keeps instruction fetch coherent with stores (self-modifying code is
 // detected by the CPU; QEMU likewise invalidates translations on write).
 void flush_icache(void *, std::size_t) {}
-
-// The SYNC_CORE membarrier (sdt/runtime/src/membarrier.h).
-bool serialize_all_threads() { return membarrier_sync_core(); }
 
 } // namespace xsdt::rt::machdep

@@ -29,11 +29,6 @@ void fill_registers(const void *ucontext, RegisterFile *regs);
 // fetch on every CPU.
 void flush_icache(void *addr, std::size_t n);
 
-// Makes every thread of the process execute a serializing instruction
-// before returning (the cross-modifying-code steps of the trap-first
-// protocol). Returns false when the kernel offers no way to do it.
-bool serialize_all_threads();
-
 } // namespace xsdt::rt::machdep
 
 #endif // XSDT_RUNTIME_MACHDEP_H

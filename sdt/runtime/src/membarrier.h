@@ -1,6 +1,8 @@
-// How a machdep file serializes every thread of the process between the
-// steps of the trap-first patching protocol (sdt/runtime/src/patch.h), on
-// the arches whose kernel offers it (x86, armhf).
+// How libxsdt serializes every thread of the process between the steps of
+// the trap-first patching protocol (sdt/runtime/src/patch.h), which only
+// the arches whose jump is wider than one atomic store use
+// (isa::any_jump_needs_trap_first()): a jump that one store writes needs
+// nothing but the icache flush, and nothing calls this there.
 #ifndef XSDT_RUNTIME_MEMBARRIER_H
 #define XSDT_RUNTIME_MEMBARRIER_H
 
@@ -8,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-namespace xsdt::rt::machdep {
+namespace xsdt::rt {
 
 // The SYNC_CORE membarrier makes every thread of the process execute a
 // core-serializing instruction before it returns (Linux >= 4.16; needs a
@@ -23,6 +25,6 @@ inline bool membarrier_sync_core() {
                  0) == 0;
 }
 
-} // namespace xsdt::rt::machdep
+} // namespace xsdt::rt
 
 #endif // XSDT_RUNTIME_MEMBARRIER_H

@@ -8,6 +8,7 @@
 
 #include "isa.h"
 #include "machdep.h"
+#include "membarrier.h"
 #include "tsan.h"
 #include "xsdt/hex_text.h"
 
@@ -243,7 +244,7 @@ bool verify(const CodeWrite &w, Stage stage, PatchFailure *failure) {
 
 bool serialize(PatchFailure *failure) {
   count(g_patch_counters.serializations);
-  if (machdep::serialize_all_threads())
+  if (membarrier_sync_core())
     return true;
   set_failure(failure, XSDT_ERR_INTERNAL, 0, [] {
     return std::string("cannot serialize the other threads (membarrier "

@@ -19,7 +19,7 @@
 #include "errors.h"
 #include "isa.h"
 #include "late_objects.h"
-#include "machdep.h"
+#include "membarrier.h"
 #include "patch.h"
 #include "probe_description.h"
 #include "sdt_fire.h"
@@ -93,7 +93,7 @@ bool start(xsdt_error *err) {
   if (!prepare_fire_path(err))
     return false;
   g_serialize_ok =
-      isa::any_jump_needs_trap_first() && machdep::serialize_all_threads();
+      isa::any_jump_needs_trap_first() && membarrier_sync_core();
   g_serialize_errno = errno;
   g_started = true;
   return true;
