@@ -2,8 +2,8 @@
 (Debian's python3-pyelftools): function symbols, the bytes at a link-time
 address, and the SDT(9) site records of <xsdt/sdt.h>. Shared by
 conformance/codegen/sdt-cost.py and lit-tests/tools/check-jumps.py, so
-that one reader, a library's, decodes every class and byte order (s390x is
-big-endian, i386 and armhf are 32-bit).
+that one reader, a library's, decodes every ELF class and byte order the
+arches use.
 
 Debian installs pyelftools for its own interpreter, /usr/bin/python3; a
 script that runs under another python3 (a pyenv one first on PATH) without

@@ -7,8 +7,8 @@
 
 #include <elf.h>
 
-#include <array>
 #include <csignal>
+#include <iterator>
 
 namespace xsdt {
 namespace {
@@ -69,18 +69,18 @@ bool decode_jump(std::uint64_t site, const unsigned char *in,
 }
 
 const std::vector<RegisterInfo> &registers() {
-  static constexpr std::array<int, 16> kFpDwarf{16, 20, 17, 21, 18, 22, 19, 23,
-                                                24, 28, 25, 29, 26, 30, 27, 31};
+  static constexpr int kFpDwarf[] = {16, 20, 17, 21, 18, 22, 19, 23,
+                                     24, 28, 25, 29, 26, 30, 27, 31};
   static const std::vector<RegisterInfo> table = [] {
     std::vector<RegisterInfo> t;
     for (int n = 0; n < 16; ++n) {
       const std::string name = "r" + std::to_string(n);
       detail::add_register(t, name, name, n, 0, 64);
     }
-    for (int n = 0; n < 16; ++n) {
+    for (std::size_t n = 0; n < std::size(kFpDwarf); ++n) {
       const std::string name = "f" + std::to_string(n);
-      detail::add_register(t, name, name, kFpDwarf[static_cast<std::size_t>(n)],
-                           0, 64, RegisterClass::Vector);
+      detail::add_register(t, name, name, kFpDwarf[n], 0, 64,
+                           RegisterClass::Vector);
     }
     return t;
   }();

@@ -144,6 +144,12 @@ class Generated(unittest.TestCase):
                              ["xsdt_consumer_buffer_test", "xsdt_patcher_test"])
             self.assertEqual(mutate.unit_tests_of(root, "sdt/argspec/argeval.cpp", "beta"),
                              list(mutate.GENERIC_UNIT_TESTS))
+            # A generic host tool source meets every port's own tests too.
+            write(root, "arches/alpha/tests/argeval_test.cpp", "")
+            self.assertEqual(mutate.unit_tests_of(root, "sdt/argspec/argeval.cpp", "beta"),
+                             list(mutate.GENERIC_UNIT_TESTS) + ["xsdt_arch_alpha_test"])
+            self.assertEqual(mutate.unit_tests_of(root, "arches/beta/descriptor.cpp", "beta"),
+                             list(mutate.GENERIC_UNIT_TESTS))
             self.assertEqual(mutate.unit_tests_of(root, "sdt/include/xsdt/usdt.h", "alpha"), [])
 
     def test_a_unit_test_that_fails_or_spins_kills(self):

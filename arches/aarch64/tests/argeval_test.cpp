@@ -102,6 +102,13 @@ TEST(Evaluate, AArch64IndexExtends) {
   r.regs[1] = 0x4000 + 8 - 4 * 0xfffffffeull;
   EXPECT_EQ(eval("-4@[x1, w2, uxtw #2]", kA64, r, &m).bits, u64(-7));
   EXPECT_EQ(m.last_addr, 0x4000u + 8);
+  // Both read w2 alone, whatever x2's upper half holds.
+  r.regs[2] = 0xabcd0001fffffffe;
+  EXPECT_EQ(eval("-4@[x1, w2, uxtw #2]", kA64, r, &m).bits, u64(-7));
+  EXPECT_EQ(m.last_addr, 0x4000u + 8);
+  r.regs[1] = 0x4000 + 16;
+  EXPECT_EQ(eval("-4@[x1, w2, sxtw #2]", kA64, r, &m).bits, u64(-7));
+  EXPECT_EQ(m.last_addr, 0x4000u + 8);
 }
 
 TEST(Evaluate, WorksOnCorpusStyleSpec) {

@@ -1,6 +1,8 @@
 // libxsdt machine-dependent part for i386.
 #include "machdep.h"
 
+#include <cstddef>
+#include <iterator>
 #include <ucontext.h>
 
 extern const xsdt::ArchDescriptor xsdt_arch_i386;
@@ -22,9 +24,9 @@ void fill_registers(const void *ucp, RegisterFile *regs) {
   const greg_t *g = static_cast<const ucontext_t *>(ucp)->uc_mcontext.gregs;
   // DWARF order of the i386 psABI. REG_ESP is the stack pointer at the
   // trap (the kernel and QEMU store it in both esp and esp_at_signal).
-  static constexpr int kOrder[9] = {REG_EAX, REG_ECX, REG_EDX, REG_EBX, REG_ESP,
-                                    REG_EBP, REG_ESI, REG_EDI, REG_EIP};
-  for (int i = 0; i < 9; ++i)
+  static constexpr int kOrder[] = {REG_EAX, REG_ECX, REG_EDX, REG_EBX, REG_ESP,
+                                   REG_EBP, REG_ESI, REG_EDI, REG_EIP};
+  for (std::size_t i = 0; i < std::size(kOrder); ++i)
     regs->regs[i] = static_cast<std::uint32_t>(g[kOrder[i]]);
 }
 

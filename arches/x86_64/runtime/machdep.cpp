@@ -1,6 +1,8 @@
 // libxsdt machine-dependent part for x86-64.
 #include "machdep.h"
 
+#include <cstddef>
+#include <iterator>
 #include <ucontext.h>
 
 extern const xsdt::ArchDescriptor xsdt_arch_x86_64;
@@ -21,11 +23,11 @@ void set_context_pc(void *uc, std::uintptr_t pc) {
 void fill_registers(const void *ucp, RegisterFile *regs) {
   const greg_t *g = static_cast<const ucontext_t *>(ucp)->uc_mcontext.gregs;
   // DWARF order of the x86-64 psABI, which is not the ucontext order.
-  static constexpr int kOrder[17] = {
-      REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI,
-      REG_RBP, REG_RSP, REG_R8,  REG_R9,  REG_R10, REG_R11,
-      REG_R12, REG_R13, REG_R14, REG_R15, REG_RIP};
-  for (int i = 0; i < 17; ++i)
+  static constexpr int kOrder[] = {REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI,
+                                   REG_RDI, REG_RBP, REG_RSP, REG_R8,  REG_R9,
+                                   REG_R10, REG_R11, REG_R12, REG_R13, REG_R14,
+                                   REG_R15, REG_RIP};
+  for (std::size_t i = 0; i < std::size(kOrder); ++i)
     regs->regs[i] = static_cast<std::uint64_t>(g[kOrder[i]]);
 }
 

@@ -47,6 +47,17 @@ TEST(X86_64, Lookup) {
   EXPECT_FALSE(lookup_register(kX64, "%rax")); // names come without '%'
 }
 
+// AVX-512 has xmm0..xmm31 and no more: an operand naming %xmm32 is no
+// register at all, not a vector register the evaluator refuses.
+TEST(X86_64, VectorRegistersEndAtXmm31) {
+  auto xmm31 = lookup_register(kX64, "xmm31");
+  ASSERT_TRUE(xmm31);
+  EXPECT_EQ(xmm31->cls, RegisterClass::Vector);
+  EXPECT_FALSE(lookup_register(kX64, "xmm32"));
+  EXPECT_EQ(must_fail("8@%xmm32", kX64).to_string(),
+            "bad token '%xmm32' at position 2: unknown x86_64 register");
+}
+
 TEST(X86_64, EveryRegisterWidth) {
   for (const char *name :
        {"rax", "eax", "ax",   "al",   "rbx",  "ebx", "bx",  "bl",  "rcx",

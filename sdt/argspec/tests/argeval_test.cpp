@@ -302,6 +302,27 @@ TEST(Evaluate, MemoryIndex) {
   EXPECT_EQ(eval("4@[%r5, %r4*8, -8]", kFixture, r, &m).bits, 0xcafef00du);
 }
 
+// A memory operand's base and index are read as the views the spec names:
+// a 32-bit view leaves the register's upper half out of the address, and
+// the zero register adds nothing.
+TEST(Evaluate, MemoryOperandsReadTheirRegistersViews) {
+  FakeMemory m;
+  m.base = 0x1000;
+  m.bytes.assign(64, 0);
+  std::uint32_t w = 0x600df00d;
+  m.put(0x1000 + 16 + 3 * 2, &w, 4);
+  RegisterFile r = zero_regs();
+  r.regs[5] = 0xabcd000000001000; // junk above w5's 32 bits
+  r.regs[4] = 0x0000000700000003; // and above w4's
+  EXPECT_EQ(eval("4@[%w5, 22]", kFixture, r, &m).bits, 0x600df00du);
+  EXPECT_EQ(m.last_addr, 0x1016u);
+  r.regs[5] = 0x1000;
+  EXPECT_EQ(eval("4@[%r5, %w4*2, 16]", kFixture, r, &m).bits, 0x600df00du);
+  EXPECT_EQ(m.last_addr, 0x1016u);
+  EXPECT_EQ(eval("4@[%zr, 4118]", kFixture, r, &m).bits, 0x600df00du);
+  EXPECT_EQ(m.last_addr, 0x1016u);
+}
+
 TEST(Evaluate, AddressesWrapAt32Bits) {
   FakeMemory m;
   m.base = 0x10;
