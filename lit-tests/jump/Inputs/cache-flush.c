@@ -207,6 +207,14 @@ int main(int argc, char **argv) {
   watching = 1;
 #endif
   xsdt_get_patch_stats(&s0);
+  /* The counters count from the start of the process: nothing is written
+   * yet (listing the sites patches nothing). */
+  printf("before the first write: %llu sites, %llu mprotect calls, %llu "
+         "flushes, %llu serializations\n",
+         (unsigned long long)s0.sites_written,
+         (unsigned long long)s0.mprotect_calls,
+         (unsigned long long)s0.icache_flushes,
+         (unsigned long long)s0.serializations);
   mark("enable-begin");
   JT_EXPECT(xsdt_sdt_enable("jf:::", XSDT_MODE_JUMP, on_hit, NULL, &jt_err),
             NPROBES);
