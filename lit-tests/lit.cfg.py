@@ -85,6 +85,9 @@ try:
     jump_bytes = {key: facts.jump_bytes(key) for key in arch_facts.JUMP_BYTES}
     declared_model = facts.fact("data_model")
     declared_char_signed = facts.fact("char_signed", kind=bool)
+    # What libxsdt is built with beyond the cell's flags; the value oracle,
+    # linked with it, takes them too (armel: its atomics are libxsdt's).
+    runtime_cflags = " ".join(facts.fact("runtime_cflags", kind=list, default=[]))
 except arch_facts.ArchFactsError as error:
     lit_config.fatal(f"toolchain {params['toolchain']}: {error}")
 arch_json = facts.path
@@ -305,6 +308,7 @@ oracle_object = os.path.join(config.test_exec_root, "oracle.o")
 oracle_build = f"{cache_tool} {arch_deps} --deps {oracle_dir} --"
 oracle_result = subprocess.run(
     f"{oracle_build} {rt_cc} -O2 {' '.join(rt_pic)} -Wall -Wextra -Werror -std=c99 {rt_cflags} "
+    f"{runtime_cflags} "
     f"-I{repo}/sdt/include -I{repo}/arches/{arch}/include -c {oracle_dir}/oracle.c "
     f"-o {oracle_object}".split(), capture_output=True, text=True)
 if oracle_result.returncode != 0:

@@ -60,9 +60,12 @@
 #define COMPAT_REG_GP1 "r4"
 #define COMPAT_REG_GP2 "r8"
 #define COMPAT_REG_GP3 "r12"
+/* Soft-float (armel) has no VFP registers to pin to. */
+#if !defined(__SOFTFP__)
 #define COMPAT_REG_DOUBLE "d8"
 #define COMPAT_REG_DOUBLE2 "d9"
 #define COMPAT_REG_FLOAT "s20"
+#endif
 #endif
 
 #define COMPAT_PINNED_(type, name, reg) register type name __asm__(reg)

@@ -39,6 +39,13 @@ def arch_dirs(repo, arch):
     return [os.path.join(repo, "arches", d) for d in [arch] + shares]
 
 
+def runtime_cflags(repo, arch):
+    """The flags the arch's arch.json gives libxsdt's sources
+    ("runtime_cflags"), as sdt/runtime/CMakeLists.txt passes them."""
+    with open(os.path.join(repo, "arches", arch, "arch.json")) as f:
+        return json.load(f).get("runtime_cflags", [])
+
+
 def sources(repo, arch):
     srcs = sorted(glob.glob(os.path.join(repo, "sdt", "argspec", "*.cpp")))
     srcs += sorted(glob.glob(os.path.join(repo, "sdt", "runtime", "src", "*.cpp")))
@@ -93,7 +100,7 @@ def main() -> int:
     compiler = os.path.basename(shlex.split(args.cxx)[0])
     if "clang" not in compiler and "g++" in compiler:
         base.append("-Wno-restrict")
-    base += args.flag + includes
+    base += args.flag + includes + runtime_cflags(repo, args.arch)
 
     def digest(paths, *extra):
         key = hashlib.sha256()

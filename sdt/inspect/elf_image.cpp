@@ -66,9 +66,26 @@ std::vector<std::uint8_t> read_file(const std::string &path) {
   return bytes;
 }
 
-Arch arch_of(std::uint16_t machine, bool is_64) {
-  if (auto arch = arch_for_elf(machine, is_64))
+// The arch of a file with this machine, class and e_flags; `image`, once
+// its sections are read, gives what the descriptors of arches that share
+// the machine and class read of them (null: not yet, any of those arches
+// stands in until then).
+Arch arch_of(std::uint16_t machine, bool is_64, std::uint32_t e_flags,
+             const ElfImage *image) {
+  SectionBytes section_bytes;
+  if (image)
+    section_bytes = [image](std::string_view name) {
+      const Section *s = image->find(name);
+      return s && s->has_contents() ? image->contents(*s)
+                                    : std::span<const std::uint8_t>{};
+    };
+  if (auto arch = arch_for_elf(machine, is_64, e_flags, section_bytes))
     return *arch;
+  if (!image)
+    for (Arch arch : all_arches())
+      if (arch.descriptor().elf_machine == machine &&
+          arch.descriptor().elf64 == is_64)
+        return arch;
   std::string elf_class = is_64 ? "ELFCLASS64" : "ELFCLASS32";
   for (Arch arch : all_arches())
     if (arch.descriptor().elf_machine == machine)
@@ -136,7 +153,9 @@ void ElfImage::read_sections() {
   GElf_Ehdr ehdr;
   if (!gelf_getehdr(elf.get(), &ehdr))
     throw InputError(std::string("bad ELF header: ") + elf_errmsg(-1));
-  arch_ = arch_of(ehdr.e_machine, is_64_);
+  // Which arch, by machine and class; where two arches share them, by what
+  // their descriptors read of the sections too (after they are read).
+  arch_ = arch_of(ehdr.e_machine, is_64_, ehdr.e_flags, nullptr);
   const bool big_endian = byte_order_ == ByteOrder::kBig;
   if (arch_->descriptor().big_endian != big_endian)
     throw InputError(
@@ -217,6 +236,8 @@ void ElfImage::read_sections() {
     s.entsize = shdr.sh_entsize;
     sections_.push_back(std::move(s));
   }
+  if (elf_machine_is_shared(*arch_))
+    arch_ = arch_of(ehdr.e_machine, is_64_, ehdr.e_flags, this);
 }
 
 std::uint64_t ElfImage::address_mask() const {

@@ -70,11 +70,34 @@ std::span<const std::string_view> arch_aliases(Arch arch) {
   return e ? e->aliases : std::span<const std::string_view>{};
 }
 
-std::optional<Arch> arch_for_elf(std::uint16_t machine, bool elf64) {
+std::optional<Arch> arch_for_elf(std::uint16_t machine, bool elf64,
+                                 std::uint32_t e_flags,
+                                 const SectionBytes &section_bytes) {
+  std::vector<const ArchDescriptor *> candidates;
   for (const Entry &e : kEntries)
     if (e.descriptor->elf_machine == machine && e.descriptor->elf64 == elf64)
-      return Arch(*e.descriptor);
+      candidates.push_back(e.descriptor);
+  if (candidates.size() == 1)
+    return Arch(*candidates[0]);
+  for (const ArchDescriptor *d : candidates) {
+    if (!d->elf_claims)
+      continue;
+    std::span<const unsigned char> attributes;
+    if (d->elf_attributes_section && section_bytes)
+      attributes = section_bytes(d->elf_attributes_section);
+    if (d->elf_claims(e_flags, attributes))
+      return Arch(*d);
+  }
   return std::nullopt;
+}
+
+bool elf_machine_is_shared(Arch arch) {
+  const ArchDescriptor &d = arch.descriptor();
+  int count = 0;
+  for (const Entry &e : kEntries)
+    count += e.descriptor->elf_machine == d.elf_machine &&
+             e.descriptor->elf64 == d.elf64;
+  return count > 1;
 }
 
 std::string arch_names_text() {

@@ -115,6 +115,13 @@ TEST_P(RegistryEntry, AliasesRoundTrip) {
 TEST_P(RegistryEntry, ElfMachineAndClassFindIt) {
   const Arch arch = GetParam();
   const ArchDescriptor &d = arch.descriptor();
+  // Arches that share a machine and class are told apart by their own
+  // claims, tested with real files' bytes in their ports' tests.
+  if (elf_machine_is_shared(arch)) {
+    EXPECT_TRUE(d.elf_claims) << arch_name(arch) << ": shares elf_machine "
+                              << d.elf_machine << " and says nothing";
+    return;
+  }
   EXPECT_EQ(arch_for_elf(d.elf_machine, d.elf64), arch)
       << arch_name(arch) << ": elf_machine " << d.elf_machine << ", elf64 "
       << d.elf64;

@@ -37,12 +37,19 @@ namespace xsdt::rt {
 // 4-byte aligned there); std::atomic<uint64_t> is 8-byte aligned, and at
 // that alignment the operations are inline (cmpxchg8b), which is what the
 // second form checks.
+// An arch whose ISA has no atomic instructions (ARMv5TE), so that the
+// compilers call library functions for them, defines those functions in
+// its runtime, lock-free (XSDT_RT_ARCH_ATOMIC_CALLS, from arch.json's
+// "runtime_cflags"); no libatomic is linked, so a call it lacks fails the
+// link.
+#if !XSDT_RT_ARCH_ATOMIC_CALLS
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free ||
               (alignof(std::atomic<std::uint64_t>) == 8 &&
                __atomic_always_lock_free(8, 0)));
 static_assert(std::atomic<std::size_t>::is_always_lock_free);
 static_assert(std::atomic<std::int32_t>::is_always_lock_free);
 static_assert(std::atomic<std::uint32_t>::is_always_lock_free);
+#endif
 
 class alignas(64) ThreadBuffer {
 public:

@@ -162,6 +162,15 @@ struct ArchDescriptor {
   // Null: site_encodings[0].
   const SiteEncoding *usdt_site = nullptr;
 
+  // Set where another arch has the same ELF machine and class (armel and
+  // armhf, told apart by their float ABI): whether a file is this arch's,
+  // from its header's e_flags and the contents of its section named
+  // elf_attributes_section (empty where it has none). Asked by the
+  // registry's arch_for_elf only when the machine and class are ambiguous.
+  const char *elf_attributes_section = nullptr;
+  bool (*elf_claims)(std::uint32_t e_flags,
+                     std::span<const unsigned char> attributes) = nullptr;
+
   // The NOP the jump site at `site`, whose jump goes to `target`, holds while
   // disabled (site_encodings[0].nop.size() bytes): encode_jump_nop's, or
   // the one NOP. False when the target is out of reach.

@@ -9,6 +9,7 @@
 #include "xsdt/arch_port.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -26,8 +27,19 @@ std::optional<Arch> parse_arch(std::string_view name);
 // The names an arch answers to besides its own.
 std::span<const std::string_view> arch_aliases(Arch arch);
 
-// The arch whose ELF files have this e_machine and class, if any.
-std::optional<Arch> arch_for_elf(std::uint16_t machine, bool elf64);
+// The arch whose ELF files have this e_machine and class, if any. Where
+// several arches share them (armel, armhf), the one whose descriptor claims
+// the file (elf_claims), given its e_flags and the bytes of the section
+// each descriptor names (section_bytes: empty where there is none); none
+// when no one claims it.
+using SectionBytes =
+    std::function<std::span<const unsigned char>(std::string_view name)>;
+std::optional<Arch> arch_for_elf(std::uint16_t machine, bool elf64,
+                                 std::uint32_t e_flags = 0,
+                                 const SectionBytes &section_bytes = {});
+
+// Whether another arch has the same e_machine and class as this one.
+bool elf_machine_is_shared(Arch arch);
 
 // "x86_64 (x86-64, amd64), i386 (i686), ...": every name, for usage texts
 // and error messages.

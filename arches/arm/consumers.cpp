@@ -1,4 +1,4 @@
-// What gdb, libbpf, bcc, perf and SystemTap accept of armhf specs, as
+// What gdb, libbpf, bcc, perf and SystemTap accept of 32-bit ARM specs, as
 // their parsers define it. Written from:
 //   gdb     gdb/stap-probe.c and gdb/arm-linux-tdep.c's stap hooks:
 //           integers `#N`, `$N` or bare, `[` `]` indirection with
@@ -13,17 +13,17 @@
 //   perf    tools/perf/util/perf_regs.c: the weak arch_sdt_arg_parse_op
 //           skips every argument (no arm one).
 //   stap    sdt-facts §8 (measured, stap 4.8).
-#include "xsdt/arch_parts.h"
+#include "arm/arm.h"
 
 #include <cstdint>
 #include <string>
 
-namespace xsdt::armhf {
+namespace xsdt::arm {
 namespace {
 
 using namespace consumer_rules;
 
-// armhf's grammar keeps the '#' in the operand text only.
+// The grammar keeps the '#' in the operand text only.
 bool has_hash(const ArgLocation &loc) {
   return loc.operand.find('#') != std::string::npos;
 }
@@ -108,4 +108,4 @@ constinit const ConsumerGrammar kConsumerGrammar = {{
     {"SystemTap 4.8, measured (sdt-facts §8)", nullptr, stap_measured},
 }};
 
-} // namespace xsdt::armhf
+} // namespace xsdt::arm

@@ -9,9 +9,9 @@
 // The portable subset is what gdb and libbpf both read (descriptor.cpp):
 // bare r0..r10, [R] and [R, #D] with R in r0..r10, fp, ip, sp, lr, and
 // #IMM of at most 32 bits. bcc has no 32-bit ARM parser.
-#include "xsdt/arch_parts.h"
+#include "arm/arm.h"
 
-namespace xsdt::armhf {
+namespace xsdt::arm {
 using namespace detail;
 namespace {
 
@@ -116,4 +116,4 @@ void parse_operand(Lexer &lx, Arch arch, ArgLocation &loc) {
   mark_symbolic(loc, "needs symbol resolution");
 }
 
-} // namespace xsdt::armhf
+} // namespace xsdt::arm
