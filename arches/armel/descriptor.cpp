@@ -50,7 +50,10 @@ extern constinit const xsdt::ArchDescriptor xsdt_arch_armel = {
     .site_align = 4,
     .trap_pc_offset = 0, // udf #16 reports its own pc
     .trap_signal = SIGTRAP,
-    .trap_race_signal = 0,
+    // Linux's ARM undefined-instruction handler reads the word at the pc:
+    // a trap another thread put back to the NOP before that read is no
+    // breakpoint and raises SIGILL (as under qemu-user, which reads it too).
+    .trap_race_signal = SIGILL,
     .encode_jump = xsdt::encode_jump<xsdt::arm::kJumpForm>,
     .decode_jump = xsdt::decode_jump<xsdt::arm::kJumpForm>,
     .encode_jump_nop = nullptr,     // the same NOP at every site
