@@ -130,13 +130,13 @@ class ArchFacts:
     def stack_pointer_spec(self):
         """The stack pointer as an argument spec names it: SIZE@NAME, the
         size of a pointer ("data_model") and expect.stack_pointer as the
-        arch's grammar spells the register ("%rsp", "sp", "1")."""
+        arch's grammar spells the register ("%rsp", "sp", "1", "$sp")."""
         sizes = {"LP64": 8, "ILP32": 4}
         model = self.fact("data_model")
         if model not in sizes:
             raise ArchFactsError(f"{self.path}: \"data_model\" must be LP64 or ILP32: {model!r}")
         name = self.fact("expect", "stack_pointer")
-        if not re.fullmatch(r"%?[a-z0-9]+", name):
+        if not re.fullmatch(r"[%$]?[a-z0-9]+", name):
             raise ArchFactsError(f"{self.path}: \"expect.stack_pointer\" is not a register "
                                  f"name: {name!r}")
         return f"{sizes[model]}@{name}"

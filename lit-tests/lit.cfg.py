@@ -77,6 +77,13 @@ try:
     expect = facts.all_expect_bytes()
     foreign_error = facts.fact("expect", "foreign_error")
     flush_syscall = facts.fact("expect", "icache_flush_syscall", kind=int, default=-1)
+    flush_syscall_flags = facts.fact("expect", "icache_flush_syscall_flags", kind=int,
+                                     default=0)
+    flush_syscall_range = facts.fact("expect", "icache_flush_syscall_range", default="end")
+    if flush_syscall_range not in ("end", "length"):
+        raise arch_facts.ArchFactsError(
+            f"{facts.path}: \"expect.icache_flush_syscall_range\" must be \"end\" or "
+            f"\"length\": {flush_syscall_range!r}")
     trap_signal = facts.trap_signal()
     trap_race_signal = facts.trap_race_signal() or "0"
     stack_pointer_spec = facts.stack_pointer_spec()
@@ -198,15 +205,19 @@ expect_cflags += [f"-DEXPECT_{key.upper()}={arch_facts.c_initializer(jump_bytes[
                   for key in arch_facts.JUMP_BYTES]
 if flush_syscall >= 0:
     expect_cflags.append(f"-DEXPECT_ICACHE_FLUSH_SYSCALL={flush_syscall}")
+    # How it names its range and every thread: (start, end, 0) by default.
+    expect_cflags.append(f"-DEXPECT_ICACHE_FLUSH_SYSCALL_FLAGS={flush_syscall_flags}")
+    if flush_syscall_range == "length":
+        expect_cflags.append("-DEXPECT_ICACHE_FLUSH_SYSCALL_BY_LENGTH")
 # The signal a trap raises: SIGTRAP unless arch.json says otherwise
 # (s390x: SIGILL).
 expect_cflags.append(f"-DEXPECT_TRAP_SIGNAL={trap_signal}")
 # The second signal a trap may raise (SIGILL where another thread
 # removed the trap before the kernel read it), 0 where there is none.
 expect_cflags.append(f"-DEXPECT_TRAP_RACE_SIGNAL={trap_race_signal}")
-# The stack pointer as a spec names it (8@%rsp, 4@sp): a token sequence for
-# STAP_PROBE_ASM's written text.
-expect_cflags.append(f"-DEXPECT_STACK_POINTER_SPEC={stack_pointer_spec}")
+# The stack pointer as a spec names it (8@%rsp, 4@sp, 8@$sp): a token
+# sequence for STAP_PROBE_ASM's written text, quoted for the shell.
+expect_cflags.append(shlex.quote(f"-DEXPECT_STACK_POINTER_SPEC={stack_pointer_spec}"))
 expect_cflags += jump_nop_cflags
 expect_cflags += [f"-DTRAIT_{trait.upper().replace('-', '_')}" for trait in traits]
 # %sys-sdt-cflags: SystemTap's <sys/sdt.h> (systemtap-sdt-dev), for tests
@@ -229,6 +240,10 @@ config.substitutions[0:0] = [
     ("%expect-sys-sdt-site", shell_quote(expect["sys_sdt_site"])),
     ("%expect-sys-sdt-trap", shell_quote(expect["sys_sdt_trap"])),
     ("%expect-cflags", " ".join(expect_cflags)),
+    # The link flags of a program that watches the runtime's icache flushes:
+    # syscall(3) and the library calls the compilers' builtin makes.
+    ("%wrap-flushes", "-Wl,--wrap=syscall,--wrap=__clear_cache,"
+     "--wrap=__riscv_flush_icache,--wrap=_flush_cache"),
     ("%trait-prefixes", ",".join(t.upper() for t in traits) or "NO-TRAITS"),
     ("%arch-json", arch_json),
 ]

@@ -117,6 +117,9 @@ class ArchFacts(unittest.TestCase):
         facts = self.write({"data_model": "ILP32", "expect": {**EXPECT, "stack_pointer": "sp"}},
                            "narrow")
         self.assertEqual(facts.stack_pointer_spec(), "4@sp")
+        facts = self.write({"data_model": "LP64", "expect": {**EXPECT, "stack_pointer": "$sp"}},
+                           "dollar")
+        self.assertEqual(facts.stack_pointer_spec(), "8@$sp")
         facts = self.write({"data_model": "ILP32", "expect": EXPECT}, "none")
         with self.assertRaisesRegex(arch_facts.ArchFactsError, r"no \"expect.stack_pointer\""):
             facts.stack_pointer_spec()

@@ -92,9 +92,11 @@ struct failure {
 static struct failure failures_[ORACLE_MAX_FAILURES];
 static unsigned failure_count_;  /* all failures, also those not stored */
 static unsigned mismatch_count_; /* FAIL_MISMATCH and FAIL_WRONG_PROBE */
-static unsigned long long args_verified_;
-static unsigned long long hits_;
-static unsigned long long expectations_;
+/* Word-sized: the probe handler bumps them, and 8-byte atomics take a lock
+ * where the ISA has none (o32 MIPS), which a trap handler could wait on. */
+static unsigned long args_verified_;
+static unsigned long hits_;
+static unsigned long expectations_;
 
 /* Distinct site pcs hit with an expectation (open addressing, 0 = empty). */
 static uintptr_t hit_pcs_[ORACLE_MAX_SITES];
@@ -755,7 +757,7 @@ static void report(void) {
   int failed;
   if (log_fd_ >= 0) {
     /* ORACLE_LOG: nothing was enabled here; the tracer outside compares. */
-    printf("oracle: %llu expectations logged for a tracer outside the "
+    printf("oracle: %lu expectations logged for a tracer outside the "
            "process%s%s\n",
            expectations_, *cell ? "; cell " : "", cell);
     for (i = 0; i < failure_count_ && i < ORACLE_MAX_FAILURES; i++)
@@ -782,9 +784,9 @@ static void report(void) {
       publish(f);
     }
   }
-  printf("oracle: %u sites, %llu args verified, %u mismatches\n", hit_sites_,
+  printf("oracle: %u sites, %lu args verified, %u mismatches\n", hit_sites_,
          args_verified_, mismatch_count_);
-  printf("oracle: %ld sites enabled, %u hit, %u declared unreached; %llu hits"
+  printf("oracle: %ld sites enabled, %u hit, %u declared unreached; %lu hits"
          "%s%s\n",
          enabled_total_, hit_sites_, unreached, hits_, *cell ? "; cell " : "",
          cell);
@@ -814,7 +816,7 @@ static void report(void) {
 /* A program linked with the oracle that never starts it checks nothing. */
 static void check_started(void) {
   if (!started_) {
-    printf("oracle: FAIL oracle_start() was never called (%llu expectations)\n",
+    printf("oracle: FAIL oracle_start() was never called (%lu expectations)\n",
            expectations_);
     fflush(stdout);
     _exit(1);

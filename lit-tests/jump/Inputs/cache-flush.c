@@ -78,24 +78,36 @@ static void mark(const char *what) {
 long __real_syscall(long number, ...);
 long __wrap_syscall(long number, ...);
 
+/* How the arch's flush syscall names its range and asks for every thread
+ * (arch.json expect.icache_flush_syscall_range and _flags): (start, end, 0)
+ * unless the arch says otherwise (MIPS: start, length, BCACHE = 3). */
+#ifndef EXPECT_ICACHE_FLUSH_SYSCALL_FLAGS
+#define EXPECT_ICACHE_FLUSH_SYSCALL_FLAGS 0
+#endif
+#ifdef EXPECT_ICACHE_FLUSH_SYSCALL_BY_LENGTH
+#define FLUSH_SYSCALL_END(a) ((a)[0] + (a)[1])
+#else
+#define FLUSH_SYSCALL_END(a) ((a)[1])
+#endif
+
 #if defined(TRAIT_ICACHE_FLUSH_SYSCALL) || defined(TRAIT_ICACHE_FLUSH_LIBGCC)
 #define WATCH_FLUSHES
 #define MAX_FLUSHES 64
 struct flush_call {
   uintptr_t start, end;
-  unsigned long flags;
+  int every_thread; /* the call's flags ask for every thread's icache */
   unsigned char bytes[JT_MAX_SITES][RT_JUMP_SITE_SIZE]; /* the sites at the call */
 };
 static struct flush_call flushes[MAX_FLUSHES];
 static int nflushes, watching;
 
-static void record_flush(uintptr_t start, uintptr_t end, unsigned long flags) {
+static void record_flush(uintptr_t start, uintptr_t end, int every_thread) {
   if (!watching || nflushes >= MAX_FLUSHES)
     return;
   struct flush_call *f = &flushes[nflushes++];
   f->start = start;
   f->end = end;
-  f->flags = flags;
+  f->every_thread = every_thread;
   for (int i = 0; i < sites.n; ++i)
     memcpy(f->bytes[i], (const void *)sites.s[i].site, RT_JUMP_SITE_SIZE);
 }
@@ -121,7 +133,7 @@ static void library_flush(void *begin, void *end, unsigned long flags) {
   if (watching)
     ++library_flushes;
   if (library_call_flushes())
-    record_flush((uintptr_t)begin, (uintptr_t)end, flags);
+    record_flush((uintptr_t)begin, (uintptr_t)end, flags == 0);
 }
 #else
 static void library_flush(void *begin, void *end, unsigned long flags) {
@@ -136,6 +148,16 @@ void __wrap___clear_cache(char *begin, char *end);
 void __wrap___clear_cache(char *begin, char *end) {
   library_flush(begin, end, 0);
   __real___clear_cache(begin, end);
+}
+
+/* gcc's builtin calls glibc's _flush_cache(addr, nbytes, cache) on MIPS
+ * (BCACHE, 3: both caches, every thread); elsewhere nothing calls it. */
+int __real__flush_cache(char *addr, int nbytes, int cache)
+    __attribute__((weak));
+int __wrap__flush_cache(char *addr, int nbytes, int cache);
+int __wrap__flush_cache(char *addr, int nbytes, int cache) {
+  library_flush(addr, addr + nbytes, cache == 3 ? 0 : (unsigned long)cache);
+  return __real__flush_cache ? __real__flush_cache(addr, nbytes, cache) : 0;
 }
 
 /* gcc's builtin calls glibc's __riscv_flush_icache instead where glibc has
@@ -163,7 +185,8 @@ long __wrap_syscall(long number, ...) {
     return -1;
   }
   if (number == EXPECT_ICACHE_FLUSH_SYSCALL)
-    record_flush((uintptr_t)a[0], (uintptr_t)a[1], (unsigned long)a[2]);
+    record_flush((uintptr_t)a[0], (uintptr_t)FLUSH_SYSCALL_END(a),
+                 a[2] == EXPECT_ICACHE_FLUSH_SYSCALL_FLAGS);
 #endif
   return __real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
@@ -178,7 +201,7 @@ static int unflushed_sites(const char *what) {
     int ok = 0;
     for (int k = 0; k < nflushes && !ok; ++k)
       ok = flushes[k].start <= pc && pc + RT_JUMP_SITE_SIZE <= flushes[k].end &&
-           flushes[k].flags == 0 &&
+           flushes[k].every_thread &&
            memcmp(flushes[k].bytes[i], (const void *)pc, RT_JUMP_SITE_SIZE) == 0;
     if (!ok) {
       printf("FAIL %s: no icache flush (all threads) after the write "

@@ -24,6 +24,8 @@
 #ifndef XSDT_RUNTIME_CONSUMER_BUFFER_H
 #define XSDT_RUNTIME_CONSUMER_BUFFER_H
 
+#include "atomic_count.h"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -31,25 +33,7 @@
 
 namespace xsdt::rt {
 
-// Atomics the hit path uses must not hide a lock (a signal handler could
-// deadlock on it): true on all four targets, checked here. clang for i686
-// reports 8-byte atomics as only "sometimes" lock-free (a plain uint64_t is
-// 4-byte aligned there); std::atomic<uint64_t> is 8-byte aligned, and at
-// that alignment the operations are inline (cmpxchg8b), which is what the
-// second form checks.
-// An arch whose ISA has no atomic instructions (ARMv5TE), so that the
-// compilers call library functions for them, defines those functions in
-// its runtime, lock-free (XSDT_RT_ARCH_ATOMIC_CALLS, from arch.json's
-// "runtime_cflags"); no libatomic is linked, so a call it lacks fails the
-// link.
-#if !XSDT_RT_ARCH_ATOMIC_CALLS
-static_assert(std::atomic<std::uint64_t>::is_always_lock_free ||
-              (alignof(std::atomic<std::uint64_t>) == 8 &&
-               __atomic_always_lock_free(8, 0)));
-static_assert(std::atomic<std::size_t>::is_always_lock_free);
-static_assert(std::atomic<std::int32_t>::is_always_lock_free);
-static_assert(std::atomic<std::uint32_t>::is_always_lock_free);
-#endif
+// The atomics the hit path uses never hide a lock (atomic_count.h).
 
 class alignas(64) ThreadBuffer {
 public:
@@ -175,7 +159,7 @@ public:
   std::atomic<std::int32_t> owner{0};
   // Hits of the owning thread that found the ring full or busy. Written by
   // the owning thread, read by the consumer.
-  std::atomic<std::uint64_t> drops{0};
+  AtomicCount drops{0};
   // Consumer-private: drops already reported by xsdt_work.
   std::uint64_t drops_reported = 0;
 

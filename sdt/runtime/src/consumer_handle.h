@@ -16,6 +16,8 @@
 
 #include "consumer_buffer.h"
 
+#include "atomic_count.h"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -53,8 +55,8 @@ struct ProbeEntry {
   xsdt_hdl *handle = nullptr;
   // count() is consumed + dropped + the records still buffered: counted
   // where it is cheap rather than with a shared atomic add on every hit.
-  std::uint64_t consumed = 0;            // drained by xsdt_work (consumer)
-  std::atomic<std::uint64_t> dropped{0}; // hits that were not recorded
+  std::uint64_t consumed = 0; // drained by xsdt_work (consumer)
+  AtomicCount dropped{0};     // hits that were not recorded
 
   void reset_count() {
     consumed = 0;
@@ -115,7 +117,7 @@ struct xsdt_hdl {
   std::unique_ptr<std::uint64_t[]> storage;
   std::unique_ptr<xsdt::rt::ThreadBuffer[]> buffers;
   std::size_t nbuffers = 0;
-  std::atomic<std::uint64_t> unbuffered_drops{0}; // threads without a buffer
+  xsdt::rt::AtomicCount unbuffered_drops{0}; // threads without a buffer
   std::uint64_t unbuffered_drops_reported = 0;
   std::vector<xsdt::rt::consumer::UsdtSite> usdt_sites; // sorted by pc
   xsdt::rt::consumer::UsdtGate *gate = nullptr;         // leaked by design

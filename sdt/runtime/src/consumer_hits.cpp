@@ -59,7 +59,7 @@ std::uint64_t monotonic_ns() noexcept {
 // the thread itself and its signal handlers touch these: relaxed atomics
 // (for signal safety) ordered by signal fences.
 struct CachedBuffer {
-  std::atomic<std::uint64_t> session;
+  AtomicCount session;
   std::atomic<ThreadBuffer *> buffer; // null: no buffer for the thread
 };
 constexpr std::size_t kCachedSessions = 4;
@@ -69,7 +69,7 @@ constexpr std::size_t kCachedSessions = 4;
 // must not claim a second one for the same thread.
 [[gnu::tls_model("initial-exec")]] thread_local std::atomic<int> t_claiming;
 
-std::atomic<std::uint64_t> g_next_session{1};
+AtomicCount g_next_session{1};
 
 // ---- The hit path (async-signal-safe) ---------------------------------------
 
@@ -104,7 +104,7 @@ ThreadBuffer *buffer_of_this_thread(xsdt_hdl &h) noexcept {
   std::atomic_signal_fence(std::memory_order_seq_cst);
   slot.buffer.store(found, relaxed);
   std::atomic_signal_fence(std::memory_order_seq_cst);
-  slot.session.store(h.session, relaxed);
+  slot.session.store(static_cast<CountWord>(h.session), relaxed);
   std::atomic_signal_fence(std::memory_order_seq_cst);
   t_claiming.store(0, relaxed);
   return found;
@@ -112,7 +112,7 @@ ThreadBuffer *buffer_of_this_thread(xsdt_hdl &h) noexcept {
 
 // A hit that is not recorded: counted per buffer (for the drop reports,
 // by thread) and per probe (for count()). Off the common path.
-void count_drop(std::atomic<std::uint64_t> &drops, ProbeEntry &probe) noexcept {
+void count_drop(AtomicCount &drops, ProbeEntry &probe) noexcept {
   // Release: the consumer that sees a drop also sees the buffer's owner.
   drops.fetch_add(1, std::memory_order_release);
   probe.dropped.fetch_add(1, std::memory_order_relaxed);

@@ -6,6 +6,7 @@
 // threads, not probes.
 #include "patch.h"
 
+#include "atomic_count.h"
 #include "isa.h"
 #include "machdep.h"
 #include "membarrier.h"
@@ -42,14 +43,14 @@ std::mutex &api_lock() {
 namespace {
 
 struct PatchCounters {
-  std::atomic<std::uint64_t> sites_written{0};
-  std::atomic<std::uint64_t> mprotect_calls{0};
-  std::atomic<std::uint64_t> icache_flushes{0};
-  std::atomic<std::uint64_t> serializations{0};
+  AtomicCount sites_written{0};
+  AtomicCount mprotect_calls{0};
+  AtomicCount icache_flushes{0};
+  AtomicCount serializations{0};
 };
 PatchCounters g_patch_counters;
 
-void count(std::atomic<std::uint64_t> &counter) {
+void count(AtomicCount &counter) {
   counter.fetch_add(1, std::memory_order_relaxed);
 }
 
