@@ -121,7 +121,10 @@ class ArchCodegen:
             self.known_excess = int(codegen.get("sdt_known_excess", 0))
             # The instructions of one site while disabled (x86-64's `nop;
             # nop10`: 2), the goal before any alignment padding.
-            self.site_instructions = int(codegen.get("site_instructions", 1))
+            # An SDT(9) jump site's instructions: the USDT site's unless the
+            # arch says (MIPS: the NOP and its delay slot's NOP).
+            self.site_instructions = int(codegen.get(
+                "jump_site_instructions", codegen.get("site_instructions", 1)))
             # {compiler: {leaf function: instructions beyond the goal}}, of
             # the plain call or, with --preserving, of the arch's
             # register-preserving asm call (the plain call's figures where
@@ -139,6 +142,10 @@ class ArchCodegen:
             # Bits of a function symbol's value that flag the instruction
             # set (ARM ELF: bit 0 for Thumb), not the address.
             self.symbol_flag_bits = int(codegen.get("function_symbol_flag_bits", 0))
+            # The register a position-independent call goes through, loaded
+            # from the GOT just before (MIPS: t9, `ld t9,-32664(gp)` then
+            # `jalr t9`): the callee is the GOT entry's symbol.
+            self.got_call_register = codegen.get("got_call_register")
         except (OSError, ValueError, KeyError, TypeError, AttributeError,
                 re.error, arch_facts.ArchFactsError) as error:
             raise SystemExit(f"sdt-cost: {path}: no usable \"codegen\" "
@@ -173,9 +180,47 @@ class PathError(Exception):
 
 # ---- Disassembly and the hot path -------------------------------------------
 
+def got_symbols(path):
+    """The symbols of a MIPS GOT's global entries by their access, as
+    `readelf -A` lists them: {"-32664(gp)": "sink", ...}."""
+    out = subprocess.run(["readelf", "-A", path], capture_output=True, text=True,
+                         check=True).stdout
+    entries = {}
+    for line in out.splitlines():
+        m = re.match(r"^\s+[0-9a-f]+\s+(-?\d+\(gp\))\s.*\s(\S+)$", line)
+        if m and re.search(r"\bFUNC\b", line):
+            entries[m.group(1)] = m.group(2)
+    return entries
+
+
+def name_got_calls(arch, insns, path):
+    """Gives each call through arch.got_call_register the callee of the GOT
+    load into that register before it (within 64 instructions, in address
+    order), as objdump would print a direct call's."""
+    if not arch.got_call_register:
+        return
+    entries = got_symbols(path)
+    register = arch.got_call_register
+    addrs = sorted(insns)
+    for i, addr in enumerate(addrs):
+        mnemonic, operands, size = insns[addr]
+        if arch.classify(mnemonic, operands) != "call" or operands != register:
+            continue
+        for back in addrs[max(0, i - 64):i][::-1]:
+            # Off gp, or off the copy of gp that clang keeps in a callee-
+            # saved register (`lw t9,-32680(s0)`).
+            m = re.fullmatch(rf"{register},(-?\d+)\(\w+\)", insns[back][1])
+            if m:
+                name = entries.get(f"{m.group(1)}(gp)")
+                if name:
+                    insns[addr] = (mnemonic, f"{operands} 0 <{name}>", size)
+                break
+
+
 def disassemble(arch, objdump, path):
-    """addr -> (mnemonic, operands, size); size from the next address."""
-    out = subprocess.run([objdump, "-d", "--no-show-raw-insn", path],
+    """addr -> (mnemonic, operands, size); size from the next address.
+    -z: a block of zero words is code too (MIPS's nop is 00000000)."""
+    out = subprocess.run([objdump, "-d", "-z", "--no-show-raw-insn", path],
                          capture_output=True, text=True, check=True).stdout
     rows = []
     for line in out.splitlines():
@@ -189,6 +234,7 @@ def disassemble(arch, objdump, path):
             words = words[1:]
         size = rows[i + 1][0] - addr if i + 1 < len(rows) else 4
         insns[addr] = (words[0], " ".join(words[1:]), size)
+    name_got_calls(arch, insns, path)
     return insns
 
 
