@@ -36,13 +36,18 @@ void parse_base(Lexer &lx, Arch arch, ArgLocation &loc) {
   loc.kind = LocationKind::Memory;
 }
 
-// %lo(sym), %got_disp(.LC0): the cursor on '%'.
+// %lo(sym), %got_disp(.LC0), %lo($LC15): the cursor on '%'. gcc names
+// its o32 local labels with a '$', which no register has in front of a
+// letter pair here: the symbol is whatever stands inside the parentheses.
 void parse_relocation(Lexer &lx) {
   lx.expect('%', "'%'");
   if (lx.take_word().empty())
     lx.fail_here("expected a relocation operator");
   lx.expect('(', "'(' after the relocation operator");
-  lex_expression(lx);
+  if (!lx.eat('$'))
+    lex_expression(lx);
+  else if (lx.take_word().empty())
+    lx.fail_here("expected a symbol after '$'");
   lx.expect(')', "')'");
 }
 

@@ -68,8 +68,9 @@ TEST(Mips64el, Immediates) {
 
 // gcc's relocation operators and bare symbols need the symbol table.
 TEST(Mips64el, Symbolic) {
-  for (const char *spec : {"-4@%lo(counter)($2)", "8@%got_disp(x)($28)",
-                           "-4@%gp_rel(g)($28)", "4@counter"})
+  for (const char *spec :
+       {"-4@%lo(counter)($2)", "8@%got_disp(x)($28)", "-4@%gp_rel(g)($28)",
+        "4@counter", "-4@%got_ofst(static_int)($3)", "8f@%lo($LC15)($2)"})
     EXPECT_EQ(must_parse(spec, kMips).kind, LocationKind::Symbolic) << spec;
 }
 
