@@ -122,7 +122,7 @@ class ArchCodegen:
             # The instructions of one site while disabled (x86-64's `nop;
             # nop10`: 2), the goal before any alignment padding.
             # An SDT(9) jump site's instructions: the USDT site's unless the
-            # arch says (MIPS: the NOP and its delay slot's NOP).
+            # arch says (with delay slots: the NOP and its delay slot's NOP).
             self.site_instructions = int(codegen.get(
                 "jump_site_instructions", codegen.get("site_instructions", 1)))
             # {compiler: {leaf function: instructions beyond the goal}}, of
@@ -143,7 +143,7 @@ class ArchCodegen:
             # set (ARM ELF: bit 0 for Thumb), not the address.
             self.symbol_flag_bits = int(codegen.get("function_symbol_flag_bits", 0))
             # The register a position-independent call goes through, loaded
-            # from the GOT just before (MIPS: t9, `ld t9,-32664(gp)` then
+            # from the GOT just before (t9: `ld t9,-32664(gp)` then
             # `jalr t9`): the callee is the GOT entry's symbol.
             self.got_call_register = codegen.get("got_call_register")
         except (OSError, ValueError, KeyError, TypeError, AttributeError,
@@ -181,7 +181,7 @@ class PathError(Exception):
 # ---- Disassembly and the hot path -------------------------------------------
 
 def got_symbols(path):
-    """The symbols of a MIPS GOT's global entries by their access, as
+    """The symbols of a GOT's global entries by their access, as
     `readelf -A` lists them: {"-32664(gp)": "sink", ...}."""
     out = subprocess.run(["readelf", "-A", path], capture_output=True, text=True,
                          check=True).stdout
@@ -219,7 +219,7 @@ def name_got_calls(arch, insns, path):
 
 def disassemble(arch, objdump, path):
     """addr -> (mnemonic, operands, size); size from the next address.
-    -z: a block of zero words is code too (MIPS's nop is 00000000)."""
+    -z: a block of zero words is code too (a NOP may be 00000000)."""
     out = subprocess.run([objdump, "-d", "-z", "--no-show-raw-insn", path],
                          capture_output=True, text=True, check=True).stdout
     rows = []

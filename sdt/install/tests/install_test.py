@@ -226,12 +226,12 @@ def cmd_selector(source, prefix):
         clang = next(t["cc"] for t in by_arch[host_arch(source)]
                      if t["compiler"].startswith("clang-"))
         proc = subprocess.run(
-            [clang, "--target=mips64el-linux-gnuabi64", "-fsyntax-only",
+            [clang, "--target=sparc64-linux-gnu", "-fsyntax-only",
              "-I", include, src], text=True, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT)
         if proc.returncode == 0 or "xsdt: no probe backend for this target" \
                 not in proc.stdout:
-            fail("an unsupported target (mips64el) did not get xsdt's "
+            fail("an unsupported target (sparc64) did not get xsdt's "
                  f"#error:\n{proc.stdout}")
     print(f"install_test: {checked} arch x compiler pairs chose their backend")
 
