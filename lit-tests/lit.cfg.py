@@ -93,7 +93,7 @@ try:
     declared_model = facts.fact("data_model")
     declared_char_signed = facts.fact("char_signed", kind=bool)
     # What libxsdt is built with beyond the cell's flags; the value oracle,
-    # linked with it, takes them too (armel: its atomics are libxsdt's).
+    # linked with it, takes them too (where its atomics are libxsdt's).
     runtime_cflags = " ".join(facts.fact("runtime_cflags", kind=list, default=[]))
 except arch_facts.ArchFactsError as error:
     lit_config.fatal(f"toolchain {params['toolchain']}: {error}")

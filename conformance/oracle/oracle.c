@@ -93,7 +93,7 @@ static struct failure failures_[ORACLE_MAX_FAILURES];
 static unsigned failure_count_;  /* all failures, also those not stored */
 static unsigned mismatch_count_; /* FAIL_MISMATCH and FAIL_WRONG_PROBE */
 /* Word-sized: the probe handler bumps them, and 8-byte atomics take a lock
- * where the ISA has none (o32 MIPS), which a trap handler could wait on. */
+ * where the ISA has no 8-byte atomics, which a trap handler could wait on. */
 static unsigned long args_verified_;
 static unsigned long hits_;
 static unsigned long expectations_;

@@ -80,7 +80,7 @@ long __wrap_syscall(long number, ...);
 
 /* How the arch's flush syscall names its range and asks for every thread
  * (arch.json expect.icache_flush_syscall_range and _flags): (start, end, 0)
- * unless the arch says otherwise (MIPS: start, length, BCACHE = 3). */
+ * unless the arch says otherwise (start, length, and its own flags). */
 #ifndef EXPECT_ICACHE_FLUSH_SYSCALL_FLAGS
 #define EXPECT_ICACHE_FLUSH_SYSCALL_FLAGS 0
 #endif
@@ -150,8 +150,9 @@ void __wrap___clear_cache(char *begin, char *end) {
   __real___clear_cache(begin, end);
 }
 
-/* gcc's builtin calls glibc's _flush_cache(addr, nbytes, cache) on MIPS
- * (BCACHE, 3: both caches, every thread); elsewhere nothing calls it. */
+/* gcc's builtin calls glibc's _flush_cache(addr, nbytes, cache) where glibc
+ * has it (cache 3, BCACHE: both caches, every thread); elsewhere nothing
+ * calls it. */
 int __real__flush_cache(char *addr, int nbytes, int cache)
     __attribute__((weak));
 int __wrap__flush_cache(char *addr, int nbytes, int cache);
