@@ -13,6 +13,9 @@ OPTS = ci_slice.OPTS
 CLANG_ONLY_OPTS = ["-Oz"]
 LINKS = ci_slice.LINKS
 PRESETS = ("default", "full", "ctest")
+# --runtime-compiler's value for "the compiler CI's slice builds the arch's
+# runtime with" (ci/ci_slice.py), whatever the cell's own compiler.
+SLICE_RUNTIME = "slice"
 
 
 def cell_name(impl, arch, compiler, opt, link):
@@ -57,12 +60,14 @@ def runtime_compiler(toolchain, args):
     """The compiler (without variant) that builds a cell's libxsdt and value
     oracle: --runtime-compiler; in CI's slice one of the arch's compilers,
     turning with the arch; otherwise None, the cell's own."""
-    if args.runtime_compiler:
+    if args.runtime_compiler and args.runtime_compiler != SLICE_RUNTIME:
         return args.runtime_compiler
-    if args.preset != "ctest":
-        return None
     index, families, turn = slice_position(toolchain, args)
-    if index is None:
+    if args.runtime_compiler == SLICE_RUNTIME:
+        # A compiler outside the slice (the gate's candidate) links the
+        # runtime the slice's cells of its arch built: one build per arch.
+        return args.slice_compilers[turn % len(families)]
+    if args.preset != "ctest" or index is None:
         return None
     return args.slice_compilers[turn % len(families)]
 

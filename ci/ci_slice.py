@@ -6,11 +6,11 @@ CI cannot (docs/suite.md, "CI's slice"). The slice keeps every test, every
 opt level and every link mode on every arch, and spends the time where the
 outcome can change:
 
-- Cells: each compiler of an arch (and variant) runs -O2 PIE and one other
-  opt level (PIE); the other link modes (-O2) are dealt out among the
-  arch's compilers, each to one. Both turn with the arch's place in the
-  list, so that over the arches every compiler meets every opt level and
-  every link mode.
+- Cells: each compiler of an arch (and variant) runs -O2 PIE; one of them
+  runs one other opt level (PIE); the other link modes (-O2) are dealt out
+  among the arch's compilers, each to one. Both turn with the arch's place
+  in the list, so that over the arches every compiler meets every opt
+  level and every link mode.
 - The checks of what the compiler emits and what the program then does
   (catalog/, sites/, specs/, values/, run/) run in every cell.
 - The checks of what the header accepts at compile time (compat/, sdt-api/)
@@ -59,12 +59,17 @@ def cells(role, compiler_index=None, compiler_count=1, turn=0):
     if compiler_index is None:
         return [base] + [(opt, "pie") for opt in opts] + \
             [(SHARED_SLOT_OPT, link) for link in links]
-    # One other opt level per compiler, the levels turning with the arch;
-    # the link modes dealt out among the compilers.
-    opt = opts[(turn + compiler_index) % len(opts)]
+    # One other opt level per arch variant, run by one of its compilers:
+    # the compiler turns with the arch, and the level every time each
+    # compiler has had its turn, so that over the arches every compiler
+    # meets every level (the README's main job runs every level everywhere).
+    # The link modes dealt out among the compilers.
+    other = []
+    if turn % compiler_count == compiler_index:
+        other = [(opts[(turn // compiler_count) % len(opts)], "pie")]
     dealt = [(SHARED_SLOT_OPT, link) for k, link in enumerate(links)
              if (k + turn) % compiler_count == compiler_index]
-    return [base, (opt, "pie")] + dealt
+    return [base] + other + dealt
 
 
 def arch_variants(repo):

@@ -203,7 +203,8 @@ def parse_arguments(argv=None):
     parser.add_argument("--runtime-compiler", metavar="COMPILER",
                         help="build every cell's libxsdt and value oracle with this "
                         "compiler of the cell's arch (e.g. clang-14) instead of the "
-                        "cell's own; --preset ctest: one of --slice-compilers per arch")
+                        "cell's own; --preset ctest: one of --slice-compilers per arch; 'slice': "
+                        "that one for every cell, in any preset")
     parser.add_argument("--num-shards", type=int, help="lit sharding: split each cell's "
                         "tests into N shards ...")
     parser.add_argument("--run-shard", type=int, help="... and run shard K (1-based)")
