@@ -1,0 +1,640 @@
+// xsdt-trace's agent: the part that runs inside the traced program
+// (libxsdt-trace-agent.so, preloaded by the command). It enables the
+// program's probes through libxsdt's consumer API, which records every hit
+// into the hitting thread's buffer without a lock; a drain thread of the
+// agent runs the D program's clauses over the records (predicates,
+// aggregations, printf) and sends the text to the command over a pipe.
+//
+// The command passes, in the environment:
+//   XSDT_TRACE_PROGRAM  the path of the D program's text
+//   XSDT_TRACE_OUT      the fd of the pipe the agent writes messages to
+//   XSDT_TRACE_CONTROL  the fd whose end (EOF) tells the agent to stop
+//   XSDT_TRACE_OPTIONS  "bufsize=64k,switchrate=10,list=1", each optional
+// Messages are framed (agent_protocol.h).
+#include "agent_protocol.h"
+#include "d_eval.h"
+#include "d_format.h"
+#include "d_program.h"
+#include "probe_description.h" // libxsdt's one rule for descriptions
+
+#include <xsdt/consumer.h>
+#include <xsdt/runtime.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <poll.h>
+#include <sstream>
+#include <string>
+#include <sys/uio.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace xsdt::trace {
+namespace {
+
+// ---- The pipe to the command ------------------------------------------------
+
+int g_out_fd = -1;
+
+void send(MessageKind kind, const std::string &payload) {
+  if (g_out_fd < 0)
+    return;
+  std::string frame = encode_message(kind, payload);
+  const char *p = frame.data();
+  std::size_t left = frame.size();
+  while (left > 0) {
+    ssize_t n = write(g_out_fd, p, left);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return; // the command is gone: nothing to tell
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+// A string the program passed: read through the kernel, so that a bad
+// address is an error of the hit, never a crash of the program.
+long read_own_string(std::uintptr_t address, char *out, std::size_t size) {
+  std::size_t got = 0;
+  while (got < size) {
+    // Page by page: a string may end just before an unmapped page.
+    std::size_t page = 4096 - ((address + got) & 4095);
+    std::size_t want = std::min(page, size - got);
+    iovec local{out + got, want};
+    iovec remote{reinterpret_cast<void *>(address + got), want};
+    ssize_t n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+    if (n <= 0)
+      return got == 0 ? -1 : static_cast<long>(got);
+    const void *nul = std::memchr(out + got, '\0', static_cast<std::size_t>(n));
+    if (nul)
+      return static_cast<const char *>(nul) - out;
+    got += static_cast<std::size_t>(n);
+  }
+  return static_cast<long>(got);
+}
+
+std::string program_name() {
+  char path[4096];
+  ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0)
+    return "";
+  path[n] = '\0';
+  const char *slash = std::strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+// ---- Aggregations -----------------------------------------------------------
+
+struct Key {
+  std::vector<Value> parts;
+  bool operator<(const Key &o) const {
+    for (std::size_t i = 0; i < parts.size() && i < o.parts.size(); ++i) {
+      const Value &a = parts[i], &b = o.parts[i];
+      if (a.type == Type::String ? a.text != b.text : a.number != b.number)
+        return a.type == Type::String ? a.text < b.text : a.number < b.number;
+    }
+    return parts.size() < o.parts.size();
+  }
+};
+
+struct AggValue {
+  std::int64_t count = 0, sum = 0, min = INT64_MAX, max = INT64_MIN;
+  std::vector<std::int64_t> buckets;
+  // The value as printa's %@d and the sort see it.
+  std::int64_t scalar(AggregatingFunction f) const {
+    switch (f) {
+    case AggregatingFunction::Count:
+      return count;
+    case AggregatingFunction::Sum:
+      return sum;
+    case AggregatingFunction::Min:
+      return min;
+    case AggregatingFunction::Max:
+      return max;
+    case AggregatingFunction::Avg:
+      return count ? sum / count : 0;
+    default:
+      return count;
+    }
+  }
+};
+
+std::string bar(std::int64_t n, std::int64_t total) {
+  constexpr int kWidth = 40;
+  int at = total > 0 ? static_cast<int>((n * kWidth + total / 2) / total) : 0;
+  return std::string(static_cast<std::size_t>(at), '@') +
+         std::string(static_cast<std::size_t>(kWidth - at), ' ');
+}
+
+std::string key_text(const Key &key) {
+  std::string text;
+  for (const Value &v : key.parts) {
+    char buffer[64];
+    if (v.type == Type::String)
+      std::snprintf(buffer, sizeof buffer, "  %-24s", v.text.c_str());
+    else
+      std::snprintf(buffer, sizeof buffer, "  %16lld",
+                    static_cast<long long>(v.number));
+    text += v.type == Type::String && v.text.size() > 24 ? "  " + v.text
+                                                         : std::string(buffer);
+  }
+  return text;
+}
+
+// The distribution of one key of quantize() or lquantize(), as dtrace(1)
+// draws it: the rows from one below the first used bucket to one above
+// the last.
+std::string distribution(const Aggregation &agg, const AggValue &value) {
+  const auto &b = value.buckets;
+  int first = -1, last = -1;
+  std::int64_t total = 0;
+  for (int i = 0; i < static_cast<int>(b.size()); ++i)
+    if (b[i]) {
+      if (first < 0)
+        first = i;
+      last = i;
+      total += b[i];
+    }
+  if (first < 0)
+    return "";
+  first = std::max(first - 1, 0);
+  last = std::min(last + 1, static_cast<int>(b.size()) - 1);
+  std::ostringstream out;
+  out << "           value  ------------- Distribution ------------- count\n";
+  for (int i = first; i <= last; ++i) {
+    char label[64];
+    if (agg.function == AggregatingFunction::Quantize) {
+      std::snprintf(label, sizeof label, "%16lld",
+                    static_cast<long long>(quantize_label(i)));
+    } else if (i == 0) {
+      std::snprintf(label, sizeof label, "%16s",
+                    ("< " + std::to_string(agg.lower)).c_str());
+    } else if (i == static_cast<int>(b.size()) - 1) {
+      std::snprintf(label, sizeof label, "%16s",
+                    (">= " + std::to_string(agg.upper)).c_str());
+    } else {
+      std::snprintf(label, sizeof label, "%16lld",
+                    static_cast<long long>(agg.lower + (i - 1) * agg.step));
+    }
+    out << label << " |" << bar(b[i], total) << " " << b[i] << "\n";
+  }
+  return out.str();
+}
+
+// ---- The session ------------------------------------------------------------
+
+struct Agent {
+  Program program;
+  xsdt_hdl *handle = nullptr;
+  int control_fd = -1;
+  int switchrate_ms = 10;
+  std::string module; // the program's own name, as probemod reads it
+  // Per probe index: the clauses whose descriptions match it.
+  std::vector<std::vector<int>> clauses_of;
+  std::vector<rt::ProbeDescription> descriptions; // per clause and probe
+  std::vector<std::vector<int>> descriptions_of;  // per clause
+  std::vector<std::map<Key, AggValue>> aggregations;
+  std::vector<bool> printed;
+  std::map<std::string, std::uint64_t> eval_errors;
+  std::mutex lock; // the handle and everything above
+  std::atomic<bool> finished{false};
+  int exit_status = 0;
+  bool exit_asked = false;
+
+  std::string text; // output gathered during one drain
+};
+
+Agent *g_agent = nullptr;
+
+const std::vector<int> &clauses_for(Agent &a, const xsdt_probedesc *probe) {
+  if (probe->index >= a.clauses_of.size())
+    a.clauses_of.resize(probe->index + 1);
+  std::vector<int> &list = a.clauses_of[probe->index];
+  if (list.empty()) {
+    for (std::size_t c = 0; c < a.program.clauses.size(); ++c)
+      for (int d : a.descriptions_of[c])
+        if (d >= 0 &&
+            a.descriptions[static_cast<std::size_t>(d)].matches(
+                probe->provider, probe->module, probe->function, probe->name)) {
+          list.push_back(static_cast<int>(c));
+          break;
+        }
+    if (list.empty())
+      list.push_back(-1); // none: remembered all the same
+  }
+  return list;
+}
+
+Value to_value(const EvalValue &v) {
+  Value out;
+  out.type = v.type;
+  out.number = v.number;
+  if (v.type == Type::String)
+    out.text.assign(v.text, v.length);
+  return out;
+}
+
+void print_aggregation(Agent &a, int index, const std::string &format) {
+  const Aggregation &agg =
+      a.program.aggregations[static_cast<std::size_t>(index)];
+  const auto &values = a.aggregations[static_cast<std::size_t>(index)];
+  a.printed[static_cast<std::size_t>(index)] = true;
+  // Smallest value first, as dtrace(1) sorts.
+  std::vector<std::pair<const Key *, const AggValue *>> rows;
+  for (const auto &[key, value] : values)
+    rows.emplace_back(&key, &value);
+  bool quantizing = agg.function == AggregatingFunction::Quantize ||
+                    agg.function == AggregatingFunction::LQuantize;
+  std::stable_sort(rows.begin(), rows.end(), [&](const auto &x, const auto &y) {
+    std::int64_t vx = x.second->scalar(agg.function),
+                 vy = y.second->scalar(agg.function);
+    return vx < vy;
+  });
+  std::string out = format.empty() ? "\n" : "";
+  for (const auto &[key, value] : rows) {
+    if (!format.empty()) {
+      std::vector<Value> parts = key->parts;
+      parts.push_back({Type::Int, value->scalar(agg.function), ""});
+      out += format_values(format, parts);
+      continue;
+    }
+    if (quantizing) {
+      if (!key->parts.empty())
+        out += key_text(*key) + "\n";
+      out += distribution(agg, *value) + "\n";
+    } else {
+      char number[32];
+      std::snprintf(number, sizeof number, "%16lld",
+                    static_cast<long long>(value->scalar(agg.function)));
+      std::string keys = key_text(*key);
+      out += keys + (keys.empty() ? "" : "  ") + number + "\n";
+    }
+  }
+  a.text += out;
+}
+
+void aggregate(Agent &a, const Action &action, const std::vector<Value> &key,
+               std::int64_t value) {
+  const Aggregation &agg =
+      a.program.aggregations[static_cast<std::size_t>(action.aggregation)];
+  AggValue &v =
+      a.aggregations[static_cast<std::size_t>(action.aggregation)][Key{key}];
+  ++v.count;
+  v.sum = static_cast<std::int64_t>(static_cast<std::uint64_t>(v.sum) +
+                                    static_cast<std::uint64_t>(value));
+  v.min = std::min(v.min, value);
+  v.max = std::max(v.max, value);
+  if (agg.function == AggregatingFunction::Quantize) {
+    v.buckets.resize(kQuantizeBuckets);
+    ++v.buckets[static_cast<std::size_t>(quantize_bucket(value))];
+  } else if (agg.function == AggregatingFunction::LQuantize) {
+    v.buckets.resize(static_cast<std::size_t>(lquantize_buckets(agg)));
+    ++v.buckets[static_cast<std::size_t>(lquantize_bucket(agg, value))];
+  }
+}
+
+// Runs one clause at one hit; false when an action failed (the rest of
+// the clause is skipped, as dtrace(1) does, and the error counted).
+void run_clause(Agent &a, const Clause &clause, const HitContext &hit) {
+  auto failed = [&](EvalError e) {
+    ++a.eval_errors[std::string(eval_error_text(e)) +
+                    " in the clause at line " +
+                    std::to_string(clause.loc.line)];
+  };
+  if (clause.predicate >= 0) {
+    EvalScratch scratch;
+    EvalValue v;
+    if (EvalError e = evaluate(a.program, clause.predicate, hit, scratch, &v);
+        e != EvalError::None)
+      return failed(e);
+    if (!v.number)
+      return;
+  }
+  for (int index : clause.actions) {
+    const Action &action = a.program.actions[static_cast<std::size_t>(index)];
+    EvalScratch scratch;
+    std::vector<Value> values;
+    auto eval_all = [&](const std::vector<int> &exprs) {
+      for (int e : exprs) {
+        EvalValue v;
+        if (EvalError error = evaluate(a.program, e, hit, scratch, &v);
+            error != EvalError::None) {
+          failed(error);
+          return false;
+        }
+        values.push_back(to_value(v));
+      }
+      return true;
+    };
+    switch (action.kind) {
+    case Action::Kind::Aggregate: {
+      if (!eval_all(action.keys) || !eval_all(action.arguments))
+        return;
+      std::int64_t value = action.arguments.empty() ? 0 : values.back().number;
+      if (!action.arguments.empty())
+        values.pop_back();
+      aggregate(a, action, values, value);
+      break;
+    }
+    case Action::Kind::Printf:
+      if (!eval_all(action.arguments))
+        return;
+      a.text += format_values(action.format, values);
+      break;
+    case Action::Kind::Trace:
+      if (!eval_all(action.arguments))
+        return;
+      a.text += values[0].type == Type::String
+                    ? values[0].text + "\n"
+                    : std::to_string(values[0].number) + "\n";
+      break;
+    case Action::Kind::Printa:
+      print_aggregation(a, action.aggregation, action.format);
+      break;
+    case Action::Kind::Exit:
+      if (!eval_all(action.arguments))
+        return;
+      a.exit_status = static_cast<int>(values[0].number);
+      a.exit_asked = true;
+      return;
+    }
+  }
+}
+
+int consume(const xsdt_record *record, void *arg) {
+  Agent &a = *static_cast<Agent *>(arg);
+  if (a.exit_asked)
+    return XSDT_CONSUME_NEXT; // exit() ends the tracing: later hits are not run
+  HitContext hit;
+  hit.provider = record->probe->provider;
+  hit.module = record->probe->module;
+  hit.function = record->probe->function;
+  hit.name = record->probe->name;
+  hit.args = record->args;
+  hit.argc = record->argc;
+  hit.tid = record->tid;
+  hit.pid = static_cast<std::uint64_t>(getpid());
+  hit.timestamp = record->timestamp_ns;
+  hit.read_string = read_own_string;
+  for (int c : clauses_for(a, record->probe))
+    if (c >= 0 && !a.exit_asked)
+      run_clause(a, a.program.clauses[static_cast<std::size_t>(c)], hit);
+  return XSDT_CONSUME_NEXT;
+}
+
+void flush_text(Agent &a) {
+  if (!a.text.empty())
+    send(MessageKind::Output, a.text);
+  a.text.clear();
+}
+
+void run_special(Agent &a, const char *which) {
+  HitContext hit;
+  hit.provider = "dtrace";
+  hit.name = which;
+  hit.pid = static_cast<std::uint64_t>(getpid());
+  hit.read_string = read_own_string;
+  for (const Clause &clause : a.program.clauses)
+    if (std::find(clause.probes.begin(), clause.probes.end(), which) !=
+            clause.probes.end() &&
+        !(a.exit_asked && std::strcmp(which, "BEGIN") == 0))
+      run_clause(a, clause, hit);
+}
+
+// Stops the tracing, drains what is buffered, runs END, prints every
+// aggregation not printed yet and tells the command it is done. Once.
+void finish(Agent &a) {
+  std::lock_guard guard(a.lock);
+  if (a.finished.exchange(true))
+    return;
+  xsdt_stop(a.handle);
+  while (xsdt_work(a.handle, consume, &a) == XSDT_WORKSTATUS_OKAY) {
+  }
+  bool exit_in_hit = a.exit_asked;
+  a.exit_asked = false; // END runs after exit(), as in dtrace(1)
+  run_special(a, "END");
+  for (std::size_t i = 0; i < a.program.aggregations.size(); ++i)
+    if (!a.printed[i] && !a.aggregations[i].empty())
+      print_aggregation(a, static_cast<int>(i), "");
+  flush_text(a);
+  for (const auto &[what, count] : a.eval_errors)
+    send(MessageKind::Warning, std::to_string(count) + " hits failed: " + what);
+  if (std::uint64_t drops = xsdt_drops(a.handle))
+    send(MessageKind::Warning,
+         std::to_string(drops) +
+             " hits dropped (their thread's buffer was full, or more threads "
+             "hit than there are buffers): raise -x bufsize= or -x nthreads=");
+  send(MessageKind::Done,
+       std::to_string(exit_in_hit || a.exit_asked ? a.exit_status : 0) +
+           (exit_in_hit || a.exit_asked ? " exit" : ""));
+}
+
+// ^C reaches the traced program too (it shares the command's terminal):
+// where the program leaves SIGINT to its default, the agent finishes the
+// trace first and then lets the signal end the program as it would have.
+int g_wake[2] = {-1, -1};
+
+void on_interrupt(int) {
+  char byte = 0;
+  ssize_t ignored = write(g_wake[1], &byte, 1);
+  (void)ignored;
+}
+
+void defer_interrupt() {
+  struct sigaction old {};
+  if (sigaction(SIGINT, nullptr, &old) != 0 || old.sa_handler != SIG_DFL ||
+      pipe2(g_wake, O_CLOEXEC) != 0)
+    return;
+  struct sigaction act {};
+  act.sa_handler = on_interrupt;
+  sigaction(SIGINT, &act, nullptr);
+}
+
+void drain_loop(Agent *a) {
+  for (;;) {
+    pollfd wait[2] = {{a->control_fd, POLLIN, 0}, {g_wake[0], POLLIN, 0}};
+    int ready = poll(wait, 2, a->switchrate_ms);
+    if (a->finished.load())
+      return;
+    if (ready > 0 && wait[1].revents) { // ^C: finish, then end as asked
+      finish(*a);
+      signal(SIGINT, SIG_DFL);
+      raise(SIGINT);
+      return;
+    }
+    if (ready > 0) { // the command asks us to stop (its ^C), or is gone
+      finish(*a);
+      return;
+    }
+    bool exit_now = false;
+    {
+      std::lock_guard guard(a->lock);
+      if (a->finished.load())
+        return;
+      xsdt_work(a->handle, consume, a);
+      flush_text(*a);
+      exit_now = a->exit_asked;
+    }
+    if (exit_now) {
+      finish(*a);
+      return;
+    }
+  }
+}
+
+void at_program_exit() {
+  if (g_agent)
+    finish(*g_agent);
+}
+
+std::string option(const std::string &options, const std::string &name) {
+  std::stringstream in(options);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (item.starts_with(name + "="))
+      return item.substr(name.size() + 1);
+  return "";
+}
+
+[[noreturn]] void fail(const std::string &message) {
+  send(MessageKind::Error, message);
+  // The program never starts its main(): the trace it was started for
+  // cannot run.
+  _exit(kAgentFailedStatus);
+}
+
+void list_probes() {
+  std::string out;
+  struct Lister {
+    std::string *out;
+    std::string module;
+  } lister{&out, program_name()};
+  xsdt_error err{};
+  int n = xsdt_list(
+      [](const xsdt_probe_info *p, void *user) {
+        auto *l = static_cast<Lister *>(user);
+        const char *slash = std::strrchr(p->object, '/');
+        std::string module =
+            *p->object ? (slash ? slash + 1 : p->object) : l->module;
+        *l->out += std::string(p->provider) + "\t" + module + "\t" + p->name +
+                   "\t" + p->args + "\n";
+      },
+      &lister, &err);
+  if (n < 0)
+    fail(std::string("listing the probes: ") + err.message);
+  n = xsdt_sdt_list(
+      [](const xsdt_sdt_probe_info *p, void *user) {
+        auto *l = static_cast<Lister *>(user);
+        std::string types;
+        for (int i = 0; i < p->argc; ++i)
+          types += std::string(i ? ", " : "") + p->native_types[i];
+        *l->out += std::string(p->provider) + "\t" + p->module + "\t" +
+                   p->name + "\t" + types + "\n";
+      },
+      &lister, &err);
+  if (n < 0)
+    fail(std::string("listing the SDT probes: ") + err.message);
+  send(MessageKind::Listing, out);
+  send(MessageKind::Done, "0");
+  _exit(0);
+}
+
+} // namespace
+} // namespace xsdt::trace
+
+// Called by the preloaded agent's constructor (agent_start.cpp), after
+// libxsdt's own initialization.
+extern "C" void xsdt_trace_agent_start() {
+  using namespace xsdt::trace;
+  const char *out = std::getenv("XSDT_TRACE_OUT");
+  if (!out)
+    return; // not started by xsdt-trace: the library does nothing
+  g_out_fd = std::atoi(out);
+  std::string options = std::getenv("XSDT_TRACE_OPTIONS")
+                            ? std::getenv("XSDT_TRACE_OPTIONS")
+                            : "";
+  // The program's own children (fork + exec) must not start an agent of
+  // their own on the same pipe.
+  unsetenv("LD_PRELOAD");
+  unsetenv("XSDT_TRACE_OUT");
+  if (option(options, "list") == "1")
+    list_probes();
+  const char *path = std::getenv("XSDT_TRACE_PROGRAM");
+  std::ifstream file(path ? path : "");
+  if (!file)
+    fail("cannot read the program (XSDT_TRACE_PROGRAM)");
+  std::stringstream source;
+  source << file.rdbuf();
+  auto *a = new Agent;
+  try {
+    a->program = parse_program(source.str(), "program");
+  } catch (const ProgramError &e) {
+    fail(e.what());
+  }
+  if (const char *control = std::getenv("XSDT_TRACE_CONTROL"))
+    a->control_fd = std::atoi(control);
+  if (std::string rate = option(options, "switchrate"); !rate.empty())
+    a->switchrate_ms = std::max(1, std::atoi(rate.c_str()));
+  a->module = program_name();
+  int error = 0;
+  a->handle = xsdt_open(XSDT_VERSION, &error);
+  if (!a->handle)
+    fail(std::string("xsdt_open: ") + xsdt_errmsg(nullptr, error));
+  for (const char *name : {"bufsize", "nthreads"})
+    if (std::string value = option(options, name); !value.empty())
+      if (xsdt_setopt(a->handle, name, value.c_str()) != 0)
+        fail(std::string("-x ") + name + "=" + value + ": " +
+             xsdt_errmsg(a->handle, xsdt_errno(a->handle)));
+  a->descriptions_of.resize(a->program.clauses.size());
+  for (std::size_t c = 0; c < a->program.clauses.size(); ++c) {
+    for (const std::string &d : a->program.clauses[c].probes) {
+      if (a->program.is_special(d)) {
+        a->descriptions_of[c].push_back(-1);
+        continue;
+      }
+      xsdt::rt::ProbeDescription description;
+      if (const char *why =
+              xsdt::rt::parse_probe_description(d.c_str(), &description))
+        fail("probe description " + d + ": " + why);
+      a->descriptions.push_back(description);
+      a->descriptions_of[c].push_back(static_cast<int>(a->descriptions.size()) -
+                                      1);
+      if (xsdt_enable_probes(a->handle, d.c_str(), XSDT_MODE_AUTO) < 0)
+        fail("probe description " + d + " (line " +
+             std::to_string(a->program.clauses[c].loc.line) +
+             "): " + xsdt_errmsg(a->handle, xsdt_errno(a->handle)));
+    }
+  }
+  a->aggregations.resize(a->program.aggregations.size());
+  a->printed.assign(a->program.aggregations.size(), false);
+  bool any_probe = !a->descriptions.empty();
+  if (any_probe && xsdt_go(a->handle) != 0)
+    fail(std::string("enabling the probes: ") +
+         xsdt_errmsg(a->handle, xsdt_errno(a->handle)));
+  g_agent = a;
+  {
+    std::lock_guard guard(a->lock);
+    run_special(*a, "BEGIN");
+    flush_text(*a);
+  }
+  send(MessageKind::Started, std::to_string(getpid()));
+  std::atexit(at_program_exit);
+  if (a->exit_asked || !any_probe) {
+    // exit() in BEGIN, or nothing to trace: done before main() runs.
+    finish(*a);
+    return;
+  }
+  defer_interrupt();
+  std::thread(drain_loop, a).detach();
+}
