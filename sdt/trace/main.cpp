@@ -22,8 +22,8 @@
 #include <unistd.h>
 #include <vector>
 
-#ifndef XSDT_VERSION
-#error "XSDT_VERSION must be defined (the project's version)"
+#if !defined(XSDT_VERSION) || !defined(XSDT_TRACE_AGENT_FROM_BIN)
+#error "XSDT_VERSION and XSDT_TRACE_AGENT_FROM_BIN come from CMakeLists.txt"
 #endif
 
 extern char **environ;
@@ -36,7 +36,7 @@ volatile std::sig_atomic_t g_interrupted = 0;
 void on_interrupt(int) { g_interrupted = 1; }
 
 // The agent library: $XSDT_TRACE_AGENT, else beside this executable in the
-// build tree, else the installed one (../lib/xsdt/ from bin/).
+// build tree, else the installed one (<libdir>/xsdt/).
 std::string find_agent(const char *argv0) {
   if (const char *env = std::getenv("XSDT_TRACE_AGENT"))
     return env;
@@ -47,7 +47,7 @@ std::string find_agent(const char *argv0) {
   dir = dir.substr(0, dir.rfind('/') + 1);
   for (const std::string &candidate :
        {dir + "libxsdt-trace-agent.so",
-        dir + "../lib/xsdt/libxsdt-trace-agent.so"})
+        dir + XSDT_TRACE_AGENT_FROM_BIN "/libxsdt-trace-agent.so"})
     if (access(candidate.c_str(), R_OK) == 0)
       return candidate;
   return "";
