@@ -304,8 +304,8 @@ void aggregate(Agent &a, const Action &action, const std::vector<Value> &key,
   }
 }
 
-// Runs one clause at one hit; false when an action failed (the rest of
-// the clause is skipped, as dtrace(1) does, and the error counted).
+// Runs one clause at one hit. An action that fails skips the rest of the
+// clause, as dtrace(1) does, and is counted (reported when the trace ends).
 void run_clause(Agent &a, const Clause &clause, const HitContext &hit) {
   auto failed = [&](EvalError e) {
     ++a.eval_errors[std::string(eval_error_text(e)) +

@@ -431,7 +431,7 @@ private:
         next();
         continue;
       }
-      clause.actions.push_back(statement(clause));
+      clause.actions.push_back(statement());
       if (!token_.is(";") && !token_.is("}"))
         fail(token_.loc,
              "expected ';' or '}' after the action, found " + describe(token_));
@@ -448,11 +448,11 @@ private:
     return static_cast<int>(program_.actions.size()) - 1;
   }
 
-  int statement(const Clause &clause) {
+  int statement() {
     Action action{};
     action.loc = token_.loc;
     if (token_.kind == Token::Kind::Aggregation)
-      return aggregate_statement(clause);
+      return aggregate_statement();
     if (token_.kind != Token::Kind::Identifier)
       fail(token_.loc, "expected an action, found " + describe(token_));
     std::string word = token_.text;
@@ -516,7 +516,6 @@ private:
                            "' is not an action xsdt-trace supports (printf, "
                            "trace, printa, exit, @aggregation = ...)");
     }
-    (void)clause;
     return add_action(std::move(action));
   }
 
@@ -533,7 +532,7 @@ private:
     return -1;
   }
 
-  int aggregate_statement(const Clause &) {
+  int aggregate_statement() {
     Action action{};
     action.kind = Action::Kind::Aggregate;
     action.loc = token_.loc;
