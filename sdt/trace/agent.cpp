@@ -584,6 +584,11 @@ extern "C" void xsdt_trace_agent_start() {
   }
   if (const char *control = std::getenv("XSDT_TRACE_CONTROL"))
     a->control_fd = std::atoi(control);
+  // The program's own exec'd children must not hold the pipes open: the
+  // command would wait for their end, and a child could write to it.
+  for (int fd : {g_out_fd, a->control_fd})
+    if (fd >= 0)
+      fcntl(fd, F_SETFD, FD_CLOEXEC);
   if (std::string rate = option(options, "switchrate"); !rate.empty())
     a->switchrate_ms = std::max(1, std::atoi(rate.c_str()));
   a->module = program_name();
