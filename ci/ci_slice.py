@@ -7,10 +7,9 @@ opt level and every link mode on every arch, and spends the time where the
 outcome can change:
 
 - Cells: each compiler of an arch (and variant) runs -O2 PIE; one of them
-  runs one other opt level (PIE); the other link modes (-O2) are dealt out
-  among the arch's compilers, each to one. Both turn with the arch's place
-  in the list, so that over the arches every compiler meets every opt
-  level and every link mode.
+  runs one other opt level (PIE), and one runs one other link mode (-O2).
+  Both turn with the arch's place in the list, so that over the arches
+  every compiler meets every opt level and every link mode.
 - The checks of what the compiler emits and what the program then does
   (catalog/, sites/, specs/, values/, run/) run in every cell.
 - The checks of what the header accepts at compile time (compat/, sdt-api/)
@@ -20,8 +19,8 @@ outcome can change:
   arch's -O2 cells (a compiler and a link mode), turned the same way.
 
 A reference implementation runs -O2 PIE only (its known bugs are judged
-there): every-cell and per-compiler tests in each compiler's cell, the
-others shared among the compilers. A compiler outside the slice's list
+there), by one compiler of each arch variant, turning with the arch: every
+test in that cell. A compiler outside the slice's list
 (--slice-compilers; e.g. a candidate compiler run alone) runs every cell
 of the slice with every test. Test names are lit's ("<suite> :: <path>");
 the filters are regexes that lit searches in them.
@@ -53,7 +52,13 @@ def cells(role, compiler_index=None, compiler_count=1, turn=0):
     compiler outside the slice, which runs them all)."""
     base = (SHARED_SLOT_OPT, "pie")
     if role != "subject":
-        return [base]
+        # A reference implementation: -O2 PIE by one compiler of each arch
+        # variant, turning with the arch (since 2026-12-02; by each compiler
+        # before), so that over the arches each compiler meets it on half
+        # of them; the README's main job runs it with both everywhere.
+        if compiler_index is None or turn % compiler_count == compiler_index:
+            return [base]
+        return []
     opts = [opt for opt in OPTS if opt != SHARED_SLOT_OPT]
     links = [link for link in LINKS if link != "pie"]
     if compiler_index is None:
@@ -67,8 +72,15 @@ def cells(role, compiler_index=None, compiler_count=1, turn=0):
     other = []
     if turn % compiler_count == compiler_index:
         other = [(opts[(turn // compiler_count) % len(opts)], "pie")]
-    dealt = [(SHARED_SLOT_OPT, link) for k, link in enumerate(links)
-             if (k + turn) % compiler_count == compiler_index]
+    # One other link mode per arch variant (since 2026-12-02; each mode on
+    # every arch before), run by one compiler: the compiler turns every
+    # len(links) arches and the mode with the arch and with that count, so
+    # that over the arches every compiler meets every mode, and a shared
+    # test, which takes the link slot on every len(links)-th arch
+    # (slot_of), meets another mode each time.
+    dealt = []
+    if (turn // len(links)) % compiler_count == compiler_index:
+        dealt = [(SHARED_SLOT_OPT, links[(turn + turn // len(links)) % len(links)])]
     return [base] + other + dealt
 
 

@@ -68,8 +68,8 @@ bool matches(const ProbeDescription &d, const SdtProbeEntry &p) {
 }
 
 // Parses pattern into *desc, or fills err and returns -1.
-int parse_pattern(const char *pattern, ProbeDescription *desc,
-                  xsdt_error *err) {
+int parse_sdt_pattern(const char *pattern, ProbeDescription *desc,
+                      xsdt_error *err) {
   if (const char *why = parse_probe_description(pattern, desc))
     return fail(err, XSDT_ERR_BAD_PATTERN,
                 "pattern '%s' is not a probe description "
@@ -92,8 +92,7 @@ bool start(xsdt_error *err) {
     return true;
   if (!prepare_fire_path(err))
     return false;
-  g_serialize_ok =
-      isa::any_jump_needs_trap_first() && membarrier_sync_core();
+  g_serialize_ok = isa::any_jump_needs_trap_first() && membarrier_sync_core();
   g_serialize_errno = errno;
   g_started = true;
   return true;
@@ -402,11 +401,11 @@ struct SdtEnabling {
 };
 
 // Under api_lock(); never destroyed: destructors of objects run at exit.
-Enablings<SdtEnabling> &g_enablings = *new Enablings<SdtEnabling>;
+Enablings<SdtEnabling> &g_sdt_enablings = *new Enablings<SdtEnabling>;
 void sync_sdt(const ObjectKey *fresh);
 void unloading_sdt(const ObjectSpan &object);
 const ObjectListener kSdtListener{sync_sdt, unloading_sdt};
-LateObjects &g_late = *new LateObjects(&kSdtListener);
+LateObjects &g_sdt_late = *new LateObjects(&kSdtListener);
 
 // Enables what the enablings in force say at the probes of a new object,
 // all or nothing; a failure is kept for xsdt_late_error().
@@ -418,7 +417,7 @@ void apply_to_object(const ObjectSpan &object) {
     if (p->mode != XSDT_MODE_AUTO ||
         !object.contains(reinterpret_cast<std::uintptr_t>(p->probe)))
       continue;
-    const auto *e = g_enablings.find([&](const std::string &text) {
+    const auto *e = g_sdt_enablings.find([&](const std::string &text) {
       ProbeDescription d;
       return !parse_probe_description(text.c_str(), &d) && matches(d, *p);
     });
@@ -462,8 +461,9 @@ void sync_sdt(const ObjectKey *fresh) {
           keys.insert(s->key);
     return keys;
   };
-  g_late.sync(
-      fresh, reloaded, [] { return !g_enablings.empty(); }, apply_to_object);
+  g_sdt_late.sync(
+      fresh, reloaded, [] { return !g_sdt_enablings.empty(); },
+      apply_to_object);
 }
 
 // The object's destructor runs: its enabled probes are disabled (the code
@@ -482,7 +482,7 @@ void unloading_sdt(const ObjectSpan &object) {
       for (const EnabledSite &s : p->sites)
         sites.push_back(s.site);
     }
-  g_late.dying(object.key, sites);
+  g_sdt_late.dying(object.key, sites);
   xsdt_error err;
   if (!going.empty() && !write_disable(going, &err)) {
     xsdt_error late;
@@ -501,7 +501,7 @@ void unloading_sdt(const ObjectSpan &object) {
 int sdt_enable(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
                void *user, xsdt_error *err) {
   ProbeDescription desc;
-  if (parse_pattern(pattern, &desc, err) != 0)
+  if (parse_sdt_pattern(pattern, &desc, err) != 0)
     return -1;
   if (mode != XSDT_MODE_AUTO && mode != XSDT_MODE_JUMP &&
       mode != XSDT_MODE_TRAP)
@@ -512,7 +512,7 @@ int sdt_enable(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
 
   std::lock_guard<std::mutex> guard(api_lock());
   sync_objects();
-  g_late.start_listening();
+  g_sdt_late.start_listening();
   refresh();
   Registry &reg = registry();
   std::vector<SdtProbeEntry *> chosen;
@@ -545,9 +545,9 @@ int sdt_enable(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
   for (SdtProbeEntry *p : chosen)
     choices.push_back(Choice{p, how, handler, user});
   // Recorded first: nothing may fail once the sites are written.
-  g_enablings.enable(pattern, SdtEnabling{desc, mode, handler, user});
+  g_sdt_enablings.enable(pattern, SdtEnabling{desc, mode, handler, user});
   if (!write_enable(choices, err)) {
-    g_enablings.withdraw_last();
+    g_sdt_enablings.withdraw_last();
     return -1;
   }
   clear(err);
@@ -556,7 +556,7 @@ int sdt_enable(const char *pattern, xsdt_mode mode, xsdt_sdt_handler handler,
 
 int sdt_disable(const char *pattern, xsdt_error *err) {
   ProbeDescription desc;
-  if (parse_pattern(pattern, &desc, err) != 0)
+  if (parse_sdt_pattern(pattern, &desc, err) != 0)
     return -1;
   std::lock_guard<std::mutex> guard(api_lock());
   sync_objects();
@@ -570,16 +570,16 @@ int sdt_disable(const char *pattern, xsdt_error *err) {
   // enabled probe now (they would have had one).
   const bool everything = matches_everything(desc);
   if (going.empty()) {
-    g_enablings.disable(pattern, everything);
+    g_sdt_enablings.disable(pattern, everything);
     return fail(err, XSDT_ERR_NOT_ENABLED, "no enabled SDT probe matches '%s'",
                 pattern);
   }
   // Allocated before the write: nothing may fail after it.
   std::string disabled(pattern);
-  g_enablings.reserve_disable();
+  g_sdt_enablings.reserve_disable();
   if (!write_disable(going, err))
     return -1;
-  g_enablings.disable(std::move(disabled), everything);
+  g_sdt_enablings.disable(std::move(disabled), everything);
   clear(err);
   return static_cast<int>(going.size());
 }
