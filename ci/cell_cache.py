@@ -58,11 +58,13 @@ def binary_identity(command):
 
 # What a cell's tests read from the repo besides its arch: the suite, the
 # corpus with its oracle and adapters, the probe headers and libxsdt's
-# sources (lit builds libxsdt per toolchain). Not the unit tests, the fuzz
+# sources (lit builds libxsdt per toolchain), xsdt-trace's agent's (built in
+# the cells). Not the unit tests, the fuzz
 # targets or the benchmarks: editing those reruns no cell.
 CELL_SOURCES = ("lit-tests", "conformance/impls", "conformance/corpus", "conformance/oracle",
                 "conformance/consumers", "ci/arch_facts.py",
-                "sdt/include", "sdt/runtime/include", "sdt/runtime/src", "sdt/argspec")
+                "sdt/include", "sdt/runtime/include", "sdt/runtime/src", "sdt/argspec",
+                "sdt/trace")
 
 
 def cell_sources(arch):
@@ -87,6 +89,7 @@ def cell_cache_key(impl, toolchain, opt, link, args):
         "cc": binary_identity(toolchain["cc"]), "cxx": binary_identity(toolchain["cxx"]),
         "emulator": binary_identity((toolchain["emulator"] or "").split(" ")[0]),
         "inspect": tree_digest(args.inspect),
+        "trace": tree_digest(getattr(args, "trace", "") or ""),
         "generator": tree_digest(implementations.generator_path(impl, args.dtrace) or ""),
         "tools": [tree_digest(os.path.join(args.tools, t)) for t in LIT_TOOLS],
         "lit": tree_digest(args.lit), "filecheck": binary_identity(

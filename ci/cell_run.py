@@ -63,6 +63,7 @@ def run_cell(impl, toolchain_path, toolchain, opt, link, args):
                "--param", f"opt={opt}", "--param", f"link={link}",
                "--param", f"inspect={args.inspect}",
                "--param", f"dtrace={args.dtrace}",
+               "--param", f"trace={getattr(args, 'trace', '')}",
                "--param", f"tools={args.tools}",
                "--param", f"llvm_bin={args.llvm_bin}",
                "--param", f"work_dir={args.work_dir}",

@@ -304,8 +304,11 @@ def runtime_build_command(compiler, flags):
             "--cxx", compiler, "--ar", rt_ar] + [f"--flag={f}" for f in flags]
 
 
+# --unity: the same sources in a few translation units (build-runtime.py
+# says why): most of a cell's set-up was compiling libxsdt.
 rt_command = runtime_build_command(
-    f"{runtime_toolchain['cxx']} {runtime_toolchain['target_flag']}".strip(), ["-O2"] + rt_pic)
+    f"{runtime_toolchain['cxx']} {runtime_toolchain['target_flag']}".strip(),
+    ["-O2"] + rt_pic) + ["--unity"]
 rt_result = subprocess.run(rt_command, capture_output=True, text=True)
 if rt_result.returncode == 0:
     rt_archive = rt_result.stdout.strip().splitlines()[-1]
@@ -331,6 +334,23 @@ if oracle_result.returncode != 0:
                        oracle_result.stderr)
 oracle_cflags = f"{rt_cflags} -include {oracle_dir}/oracle.h"
 oracle_rt = f"{oracle_object} {xsdt_rt}"
+# xsdt-trace, the host's command (--param trace; ci/matrix.py passes the
+# build's), and %build-trace-agent DIR: its agent for this cell's arch, built
+# by the runtime's compiler with the cell's libxsdt into DIR
+# (DIR/libxsdt-trace-agent.so, which $XSDT_TRACE_AGENT names).
+# consumers/live-xsdt-trace-corpus.test and xsdt-trace-example.test.
+# First in the list: %build is a prefix of it.
+config.environment["XSDT_TRACE"] = params.get("trace", "")
+config.substitutions[0:0] = [
+    ("%build-trace-agent", shlex.join([
+        sys.executable, os.path.join(tools_source, "build-trace-agent.py"),
+        "--repo", repo, "--cache", os.path.join(params["work_dir"], "cache", "runtime"),
+        "--runtime", rt_archive, "--flag=-O2",
+        "--cxx", f"{runtime_toolchain['cxx']} {runtime_toolchain['target_flag']}".strip()])
+     + " --output-dir"),
+    ("%xsdt-trace", params.get("trace", "xsdt-trace-not-given")),
+    ("%trace-inputs", os.path.join(repo, "sdt", "trace", "tests", "lit", "Inputs")),
+]
 config.substitutions += [
     ("%xsdt-rt-cflags", rt_cflags),
     ("%xsdt-rt", xsdt_rt),
@@ -566,7 +586,7 @@ if opt == "-O2" and link == "pie":
     config.substitutions += [
         # The cell's own compiler: its sanitizer runtime is the one linked.
         ("%asan-build-rt", shlex.join(
-            runtime_build_command(cxx, asan_flags) + ["--output", asan_archive])),
+            runtime_build_command(cxx, asan_flags) + ["--unity", "--output", asan_archive])),
         ("%asan-rt", f"-fsanitize=address {asan_archive} -lstdc++ -lm -lpthread"),
     ]
 

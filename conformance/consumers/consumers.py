@@ -15,7 +15,7 @@ ARCHES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "arches")
 
 MODULES = ["gdb", "readelf", "bcc", "perf", "bpftrace", "stap",
-           "live_bpftrace", "live_perf", "live_bcc"]
+           "live_bpftrace", "live_perf", "live_bcc", "live_xsdt_trace"]
 
 
 def names():

@@ -1,6 +1,7 @@
 """What the live consumers have in common: tracers that attach to the
 probes through the host's kernel (uprobes) while the programs run natively,
-as users trace (bpftrace, perf, bcc's trace; live_*.py).
+as users trace (bpftrace, perf, bcc's trace; live_*.py), and xsdt-trace,
+which traces them from inside the process, emulated or not.
 
 A live check runs each program of a cell once under one tracer, with the
 value oracle's ORACLE_LOG (the program enables nothing itself and logs what
@@ -183,6 +184,15 @@ def runs_natively(arch):
             "natively, and qemu-user has no uprobes")
 
 
+def attach_problem(consumer, arch):
+    """Why the tracer cannot attach to the arch's programs here, or None: a
+    tracer through the kernel needs them to run natively and needs root; an
+    in-process one (IN_PROCESS in its module: xsdt-trace) needs neither."""
+    if getattr(consumer, "IN_PROCESS", False):
+        return None
+    return runs_natively(arch) or root_problem()
+
+
 def claims_native(arch):
     """Whether the arch's arch.json "runs_on" names this machine's arch."""
     host = consumers.host_arch()
@@ -332,8 +342,7 @@ def check(consumer, programs, emulator, arch, timeout, prefix=()):
     import truth
 
     name = consumer.NAME
-    why = consumers.missing(consumer, bool(emulator)) or runs_natively(arch) or \
-        root_problem()
+    why = consumers.missing(consumer, bool(emulator)) or attach_problem(consumer, arch)
     if why:
         return missing(name, why)
     with tempfile.TemporaryDirectory(prefix="xsdt-live-") as work:
@@ -343,6 +352,7 @@ def check(consumer, programs, emulator, arch, timeout, prefix=()):
             log = os.path.join(work, f"oracle-{i}.log")
             env = dict(os.environ, ORACLE_LOG=log)
             runs.append(Run(os.path.basename(program), native_command(argv, emulator), env))
+            runs[-1].argv = argv  # as the user types it (an in-process tracer's)
             runs[-1].binaries = static.binaries([program])
             binaries += runs[-1].binaries
         probes = targets(list(dict.fromkeys(binaries)))

@@ -4,6 +4,7 @@
 // (agent.cpp), which sends its output back over a pipe.
 #include "agent_protocol.h"
 #include "d_program.h"
+#include "launch.h"
 #include "shell_words.h"
 
 #include <CLI/CLI.hpp>
@@ -22,8 +23,10 @@
 #include <unistd.h>
 #include <vector>
 
-#if !defined(XSDT_VERSION) || !defined(XSDT_TRACE_AGENT_FROM_BIN)
-#error "XSDT_VERSION and XSDT_TRACE_AGENT_FROM_BIN come from CMakeLists.txt"
+#if !defined(XSDT_VERSION) || !defined(XSDT_TRACE_AGENT_FROM_BIN) ||           \
+    !defined(XSDT_TRACE_HOST_ARCH)
+#error                                                                         \
+    "XSDT_VERSION, XSDT_TRACE_AGENT_FROM_BIN and XSDT_TRACE_HOST_ARCH come from CMakeLists.txt"
 #endif
 
 extern char **environ;
@@ -35,22 +38,27 @@ volatile std::sig_atomic_t g_interrupted = 0;
 
 void on_interrupt(int) { g_interrupted = 1; }
 
-// The agent library: $XSDT_TRACE_AGENT, else beside this executable in the
-// build tree, else the installed one (<libdir>/xsdt/).
-std::string find_agent(const char *argv0) {
+// Where the agent libraries are: $XSDT_TRACE_AGENT; the host's beside this
+// executable in the build tree, else the installed one (<libdir>/xsdt/);
+// another arch's in the same prefix, under lib/<its triple>/xsdt/ (the
+// multiarch directory its libxsdt package installs into).
+AgentPlaces agent_places(const char *argv0) {
+  AgentPlaces places;
+  places.host_arch = XSDT_TRACE_HOST_ARCH;
   if (const char *env = std::getenv("XSDT_TRACE_AGENT"))
-    return env;
+    places.from_env = env;
   char self[4096];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   std::string dir =
       n > 0 ? std::string(self, static_cast<std::size_t>(n)) : argv0;
   dir = dir.substr(0, dir.rfind('/') + 1);
+  places.prefix = dir + "..";
   for (const std::string &candidate :
        {dir + "libxsdt-trace-agent.so",
         dir + XSDT_TRACE_AGENT_FROM_BIN "/libxsdt-trace-agent.so"})
-    if (access(candidate.c_str(), R_OK) == 0)
-      return candidate;
-  return "";
+    if (places.host_agent.empty() && access(candidate.c_str(), R_OK) == 0)
+      places.host_agent = candidate;
+  return places;
 }
 
 struct Options {
@@ -133,10 +141,11 @@ int run(const Options &o, const char *argv0) {
     std::cerr << "xsdt-trace: -c: no command\n";
     return 2;
   }
-  std::string agent = find_agent(argv0);
-  if (agent.empty()) {
-    std::cerr << "xsdt-trace: cannot find libxsdt-trace-agent.so (set "
-                 "XSDT_TRACE_AGENT)\n";
+  Launch launch;
+  try {
+    launch = plan_launch(words, agent_places(argv0));
+  } catch (const LaunchError &e) {
+    std::cerr << "xsdt-trace: " << e.what() << "\n";
     return 2;
   }
   char program_path[] = "/tmp/xsdt-trace-XXXXXX";
@@ -169,18 +178,21 @@ int run(const Options &o, const char *argv0) {
   std::string options = agent_options(o);
   if (o.list)
     options += options.empty() ? "list=1" : ",list=1";
-  std::string preload = agent;
+  std::string preload = launch.agent;
   if (const char *old = std::getenv("LD_PRELOAD"))
     preload += std::string(":") + old;
   pid_t child = fork();
   if (child == 0) {
-    setenv("LD_PRELOAD", preload.c_str(), 1);
+    if (file.is_open())
+      file.close(); // the -o file is the command's, not the program's
+    if (!launch.emulated)
+      setenv("LD_PRELOAD", preload.c_str(), 1);
     setenv("XSDT_TRACE_PROGRAM", program_path, 1);
     setenv("XSDT_TRACE_OUT", std::to_string(messages[1]).c_str(), 1);
     setenv("XSDT_TRACE_CONTROL", std::to_string(control[0]).c_str(), 1);
     setenv("XSDT_TRACE_OPTIONS", options.c_str(), 1);
     std::vector<char *> argv;
-    for (std::string &w : words)
+    for (std::string &w : launch.argv)
       argv.push_back(w.data());
     argv.push_back(nullptr);
     execvp(argv[0], argv.data());

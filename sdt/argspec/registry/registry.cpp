@@ -23,14 +23,21 @@ namespace {
 #include "xsdt_arches.def"
 #undef XSDT_ARCH
 
+// Each arch's triple, then its emulator's words.
+#define XSDT_ARCH_RUN(name, ...)                                               \
+  constexpr std::string_view run_##name[] = {__VA_ARGS__};
+#include "xsdt_arch_run.def"
+#undef XSDT_ARCH_RUN
+
 struct Entry {
   const ArchDescriptor *descriptor;
   std::span<const std::string_view> aliases;
+  std::span<const std::string_view> run; // triple, emulator words
 };
 
 constexpr Entry kEntries[] = {
 #define XSDT_ARCH(name, ...)                                                   \
-  {&xsdt_arch_##name, std::span(aliases_##name).subspan(1)},
+  {&xsdt_arch_##name, std::span(aliases_##name).subspan(1), run_##name},
 #include "xsdt_arches.def"
 #undef XSDT_ARCH
 };
@@ -98,6 +105,16 @@ bool elf_machine_is_shared(Arch arch) {
     count += e.descriptor->elf_machine == d.elf_machine &&
              e.descriptor->elf64 == d.elf64;
   return count > 1;
+}
+
+std::string_view arch_triple(Arch arch) {
+  const Entry *e = entry_of(arch);
+  return e ? e->run[0] : std::string_view{};
+}
+
+std::span<const std::string_view> arch_emulator(Arch arch) {
+  const Entry *e = entry_of(arch);
+  return e ? e->run.subspan(1) : std::span<const std::string_view>{};
 }
 
 std::string arch_names_text() {

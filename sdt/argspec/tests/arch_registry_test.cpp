@@ -133,6 +133,25 @@ TEST_P(RegistryEntry, ElfMachineAndClassFindIt) {
   }
 }
 
+// What runs the arch's programs (xsdt-trace -c): its triple names its
+// cross sysroot, which its emulator's -L is; an arch without an emulator
+// is the build host's own.
+TEST_P(RegistryEntry, TripleAndEmulatorAgree) {
+  const Arch arch = GetParam();
+  const std::string triple(arch_triple(arch));
+  EXPECT_NE(triple.find("-linux-gnu"), std::string::npos)
+      << arch_name(arch) << ": triple " << triple;
+  auto emulator = arch_emulator(arch);
+  if (emulator.empty())
+    return;
+  EXPECT_EQ(emulator[0].substr(0, 5), "qemu-") << arch_name(arch);
+  bool sysroot = false;
+  for (std::size_t i = 0; i + 1 < emulator.size(); ++i)
+    sysroot =
+        sysroot || (emulator[i] == "-L" && emulator[i + 1] == "/usr/" + triple);
+  EXPECT_TRUE(sysroot) << arch_name(arch) << ": no -L /usr/" << triple;
+}
+
 TEST_P(RegistryEntry, NamesTextListsIt) {
   const Arch arch = GetParam();
   const std::string text = arch_names_text();

@@ -24,6 +24,15 @@
       another arch's .debs, unpacked into ROOT before), ROOT is kept and
       each Multi-Arch: same package holds the same files outside
       lib/<triple> as its namesake there, byte for byte, as dpkg requires.
+  install_test.py trace SOURCE PREFIX WORK ARCH
+      xsdt-trace from PREFIX/bin on a program built for ARCH (native: the
+      host's) with -I PREFIX/include only: the issue's example (a predicate,
+      quantize() keyed by probename); xsdt-trace finds the agent of the
+      program's arch in PREFIX (the host's with the tools, another arch's
+      in PREFIX/lib/<triple>/xsdt with its libxsdt) and, for a foreign
+      ARCH, starts the program under the arch's emulator itself. The buckets
+      are read off the program's source (sdt/trace/tests/lit/Inputs/
+      requests.c).
   install_test.py example SOURCE PREFIX WORK (cmake|make) ARCH
       builds docs/example, copied out of the source tree, against PREFIX
       only (find_package, or make with pkg-config), natively (ARCH=native)
@@ -126,7 +135,7 @@ def cmd_cross_runtime(source, work, prefix, arch):
          f"-DXSDT_ARCH={arch}", "-DBUILD_TESTING=OFF",
          "-DCMAKE_BUILD_TYPE=Release"])
     run(["cmake", "--build", build, "--target", "xsdt_lib_shared",
-         "xsdt_lib_static"])
+         "xsdt_lib_static", "xsdt-trace-agent"])
     run(["cmake", "--install", build, "--prefix", prefix,
          "--component", "runtime"])
     run(["cmake", "--install", build, "--prefix", prefix,
@@ -135,6 +144,43 @@ def cmd_cross_runtime(source, work, prefix, arch):
     library = os.path.join(prefix, "lib", triple, "libxsdt.so.0")
     if not os.path.exists(library):
         fail(f"the {arch} libxsdt is not in lib/{triple} of the prefix")
+    agent = os.path.join(prefix, "lib", triple, "xsdt", "libxsdt-trace-agent.so")
+    if not os.path.exists(agent):
+        fail(f"the {arch} xsdt-trace agent is not in lib/{triple}/xsdt of the prefix")
+
+
+# The example over requests.c: arg0 > 100 holds for i = 101..299;
+# arg1 = i * 10: [512, 1024) holds i = 101, 102, [1024, 2048) i = 103..204,
+# [2048, 4096) i = 205..299.
+TRACE_EXAMPLE = "myapp:::request /arg0 > 100/ { @lat[probename] = quantize(arg1); }"
+TRACE_BUCKETS = {256: 0, 512: 2, 1024: 102, 2048: 95, 4096: 0}
+
+
+def cmd_trace(source, prefix, work, arch):
+    host = host_arch(source)
+    target = host if arch == "native" else arch
+    cc = need("gcc") if target == host else cross_gcc(source, target)
+    os.makedirs(work, exist_ok=True)
+    program = os.path.join(work, f"requests-{target}")
+    run([cc, "-O2", "-std=gnu99", "-I", os.path.join(prefix, "include"),
+         os.path.join(source, "sdt", "trace", "tests", "lit", "Inputs", "requests.c"),
+         "-o", program])
+    trace = os.path.join(prefix, "bin", "xsdt-trace")
+    out = os.path.join(work, f"requests-{target}.trace")
+    env = {k: v for k, v in os.environ.items() if k != "XSDT_TRACE_AGENT"}
+    printed = run([trace, "-n", TRACE_EXAMPLE, "-o", out, "-c", program], env=env)
+    with open(out) as f:
+        text = f.read()
+    buckets = {int(v): int(n) for v, n in
+               re.findall(r"^\s*(-?\d+) \|[@ ]*\s(\d+)$", text, re.M)}
+    wrong = {v: (n, buckets.get(v)) for v, n in TRACE_BUCKETS.items() if buckets.get(v) != n}
+    if not text.lstrip().startswith("request") or wrong:
+        fail(f"xsdt-trace on the {target} program printed:\n{text}\nbuckets (expected, "
+             f"printed): {wrong}")
+    if "total 44850" not in printed or "exited with status 0" not in printed:
+        fail(f"the traced {target} program's own output or status changed:\n{printed}")
+    print(f"install_test: xsdt-trace from {prefix} on the {target} program: every bucket "
+          "as the source says")
 
 
 def cmd_exports(library, include, mapfile):
@@ -429,7 +475,8 @@ def main(argv):
                 "exports": (cmd_exports, 3),
                 "selector": (cmd_selector, 2),
                 "package": (cmd_package, 3),
-                "example": (cmd_example, 5)}
+                "example": (cmd_example, 5),
+                "trace": (cmd_trace, 4)}
     if what not in commands or len(args) not in (commands[what][1],
                                                  commands[what][1] + (what == "package")):
         fail(__doc__)

@@ -41,6 +41,15 @@ std::optional<Arch> arch_for_elf(std::uint16_t machine, bool elf64,
 // Whether another arch has the same e_machine and class as this one.
 bool elf_machine_is_shared(Arch arch);
 
+// The GNU triple of the arch's programs (arch.json "triple": its cross
+// toolchain's prefix and its libraries' multiarch directory).
+std::string_view arch_triple(Arch arch);
+
+// The command that runs one of the arch's programs on an x86-64 build host
+// (arch.json "emulator": qemu-user and its -L sysroot), the program and its
+// arguments following; empty where such a host runs it itself.
+std::span<const std::string_view> arch_emulator(Arch arch);
+
 // "x86_64 (x86-64, amd64), i386 (i686), ...": every name, for usage texts
 // and error messages.
 std::string arch_names_text();

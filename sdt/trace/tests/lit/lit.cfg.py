@@ -10,6 +10,7 @@
 #   arch      the host's arches/ directory (its probe header)
 import os
 import shutil
+import sys
 
 import lit.formats
 
@@ -35,6 +36,7 @@ config.environment["PATH"] = os.pathsep.join(
     [params["llvm_bin"], os.environ.get("PATH", "")])
 includes = f"-I{repo}/sdt/include -I{repo}/arches/{params['arch']}/include"
 config.substitutions += [
+    ("%python", sys.executable),
     ("%trace", params["trace"]),
     ("%cc-probes", f"{params['cc']} -O2 -Wall -Wextra -Werror -std=gnu99 {includes}"),
 ]

@@ -1,0 +1,115 @@
+#include "launch.h"
+
+#include "elf_image.h"
+#include "xsdt/arch_registry.h"
+
+#include <cstdlib>
+#include <unistd.h>
+
+namespace xsdt::trace {
+namespace {
+
+// words[0] as execvp would find it.
+std::string find_program(const std::string &name) {
+  if (name.find('/') != std::string::npos)
+    return name;
+  const char *path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  for (std::size_t start = 0; start <= dirs.size();) {
+    std::size_t end = dirs.find(':', start);
+    if (end == std::string::npos)
+      end = dirs.size();
+    std::string dir = dirs.substr(start, end - start);
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0)
+      return candidate;
+    start = end + 1;
+  }
+  throw LaunchError(name + ": not found in $PATH");
+}
+
+// The arch of an ELF file; nullopt for a file that is not ELF.
+std::optional<Arch> elf_arch(const std::string &path, std::string *why) {
+  try {
+    return inspect::ElfImage::load(path).arch();
+  } catch (const inspect::InputError &e) {
+    *why = e.what();
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
+Launch plan_launch(const std::vector<std::string> &words,
+                   const AgentPlaces &places) {
+  Launch launch;
+  const std::string program = find_program(words.at(0));
+  std::string why;
+  std::optional<Arch> arch = elf_arch(program, &why);
+  if (!arch)
+    throw LaunchError(program + ": not a program xsdt-trace can trace (" + why +
+                      "); the agent is preloaded into an ELF program "
+                      "of one of the arches: " +
+                      arch_names_text());
+  launch.arch = std::string(arch_name(*arch));
+  const bool host = launch.arch == places.host_arch;
+  const std::string triple(arch_triple(*arch));
+
+  std::vector<std::string> tried;
+  std::vector<std::string> candidates;
+  if (!places.from_env.empty())
+    candidates.push_back(places.from_env);
+  candidates.push_back(host ? places.host_agent
+                            : places.prefix + "/lib/" + triple +
+                                  "/xsdt/libxsdt-trace-agent.so");
+  for (const std::string &candidate : candidates) {
+    if (candidate.empty())
+      continue;
+    std::string agent_why;
+    std::optional<Arch> agent_arch = access(candidate.c_str(), R_OK) == 0
+                                         ? elf_arch(candidate, &agent_why)
+                                         : std::nullopt;
+    if (agent_arch && *agent_arch == *arch) {
+      launch.agent = candidate;
+      break;
+    }
+    tried.push_back(
+        candidate +
+        (agent_arch ? " (built for " + std::string(arch_name(*agent_arch)) + ")"
+                    : " (missing)"));
+  }
+  if (launch.agent.empty()) {
+    std::string list;
+    for (const std::string &t : tried)
+      list += (list.empty() ? "" : ", ") + t;
+    throw LaunchError(program + ": a program for " + launch.arch +
+                      ", and no libxsdt-trace-agent.so for " + launch.arch +
+                      " was found: tried " + list + " (install libxsdt's " +
+                      triple + " build, or set XSDT_TRACE_AGENT)");
+  }
+
+  auto emulator = arch_emulator(*arch);
+  if (!host && !emulator.empty()) {
+    std::string emulator_name(emulator[0]);
+    try {
+      find_program(emulator_name);
+    } catch (const LaunchError &) {
+      throw LaunchError(program + ": a program for " + launch.arch + ", and " +
+                        emulator_name +
+                        ", which runs it here, is not in $PATH "
+                        "(Debian: qemu-user)");
+    }
+    for (std::string_view word : emulator)
+      launch.argv.emplace_back(word);
+    // qemu-user's -E sets a variable in the program's environment only: the
+    // emulator itself must not preload a library of another arch.
+    launch.argv.push_back("-E");
+    launch.argv.push_back("LD_PRELOAD=" + launch.agent);
+    launch.emulated = true;
+  }
+  launch.argv.push_back(program);
+  launch.argv.insert(launch.argv.end(), words.begin() + 1, words.end());
+  return launch;
+}
+
+} // namespace xsdt::trace
