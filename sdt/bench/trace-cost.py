@@ -33,7 +33,7 @@ SOURCE = os.path.join(REPO, "sdt", "bench", "kernel", "hit.c")
 RESULT = re.compile(r"^([0-9.]+) ns/call \(acc -?\d+\) site.*$", re.M)
 # A quantize() line of either tracer: "[lo, hi) count |@@@" (bpftrace) or
 # "value |@@@ count" (xsdt-trace, as dtrace prints it).
-BPFTRACE_BUCKET = re.compile(r"^\[[^\]]*[\])]\s+(\d+) \|", re.M)
+BPFTRACE_BUCKET = re.compile(r"^\[[^\]\n]*[\])][ \t]+(\d+) \|", re.M)
 XSDT_BUCKET = re.compile(r"^\s*-?\d+ \|@* *(\d+)$", re.M)
 
 AGGREGATIONS = [
@@ -103,6 +103,9 @@ def main():
     parser.add_argument("--calls", type=int, default=1000000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cc", default="gcc")
+    parser.add_argument("--bufsize", default="64m",
+                        help="xsdt-trace's -x bufsize (per thread): every call's record "
+                        "must fit between two drains, or the run fails on its drops")
     args = parser.parse_args()
     kernel_side = os.geteuid() == 0 and shutil.which("bpftrace")
     if not kernel_side:
@@ -116,7 +119,7 @@ def main():
         plan = [("untraced", None, [binary, str(args.calls)], None)]
         for label, d_program, bpftrace_program, how in AGGREGATIONS:
             plan.append((f"xsdt-trace {label}", label,
-                         [args.trace, "-q", "-n", d_program, "-c",
+                         [args.trace, "-q", "-x", f"bufsize={args.bufsize}", "-n", d_program, "-c",
                           f"{binary} {args.calls}"], how))
             if kernel_side:
                 plan.append((f"bpftrace {label}", label,
