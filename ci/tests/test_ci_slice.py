@@ -29,7 +29,7 @@ SUITE = {
     "tools/tests/own.test": "",
 }
 SHARED = sorted(t for t in SUITE if t.split("/")[0] in
-                ("dtrace", "notes", "runtime", "faults", "jump", "consumers"))
+                ("compat", "dtrace", "notes", "runtime", "faults", "jump", "consumers"))
 FAMILIES = ["gcc", "clang"]
 
 
@@ -110,14 +110,13 @@ class Slice(unittest.TestCase):
             self.assertEqual(sorted(t for t, _ in placed), made, turn)
             self.assertTrue(all(link in ("pie", "shared") for _, link in placed), placed)
 
-    def test_compiler_checks_run_in_every_cell_and_header_checks_per_compiler(self):
+    def test_compiler_checks_run_in_every_cell_and_sdt_api_per_compiler(self):
         for turn in range(8):
             where = self.runs("subject", turn)
             for test in ("catalog/cost.test", "values/globals.test"):
                 # Both O2 PIE cells, the one other opt level, the one link.
                 self.assertEqual(len(where[test]), 2 + 1 + 1, test)
-            for test in ("compat/kinds.test", "sdt-api/forms.test"):
-                self.assertEqual(where[test], [(0, "-O2", "pie"), (1, "-O2", "pie")])
+            self.assertEqual(where["sdt-api/forms.test"], [(0, "-O2", "pie"), (1, "-O2", "pie")])
 
     def test_each_shared_test_runs_once_per_arch_where_its_directives_allow(self):
         for turn in range(8):
@@ -126,7 +125,7 @@ class Slice(unittest.TestCase):
                 self.assertEqual(len(where[test]), 1, (turn, test, where.get(test)))
                 index, opt, link = where[test][0]
                 self.assertEqual(opt, "-O2")
-                if test.startswith("dtrace/"):
+                if test.startswith(("dtrace/", "compat/")):
                     self.assertEqual(link, "pie", test)
             self.assertNotIn(where["notes/bias.test"][0][2], ("static", "shared"))
             self.assertEqual(where["runtime/dlopen.test"][0][2], "pie")
