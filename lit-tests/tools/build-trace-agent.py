@@ -103,7 +103,10 @@ def build(args, base, trace, out_dir):
         core = os.path.join(work, "libxsdt-trace-core.so")
         if run(base + ["-shared", "-o", core, *objects, "-Wl,--whole-archive",
                        args.runtime, "-Wl,--no-whole-archive", "-Wl,--exclude-libs,ALL",
-                       "-pthread"]):
+                       # On an ISA without byte-sized atomic instructions
+                       # clang calls __atomic_exchange_1 for the agent's
+                       # std::atomic<bool>: libatomic has it.
+                       "-pthread", "-Wl,--as-needed", "-latomic", "-Wl,--no-as-needed"]):
             return 1
         agent = os.path.join(work, "libxsdt-trace-agent.so")
         if run(base + ["-shared", "-o", agent, os.path.join(trace, START_SOURCE),
