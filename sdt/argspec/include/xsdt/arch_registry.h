@@ -45,9 +45,9 @@ bool elf_machine_is_shared(Arch arch);
 // toolchain's prefix and its libraries' multiarch directory).
 std::string_view arch_triple(Arch arch);
 
-// The command that runs one of the arch's programs on an x86-64 build host
+// The command that runs one of the arch's programs on the build host
 // (arch.json "emulator": qemu-user and its -L sysroot), the program and its
-// arguments following; empty where such a host runs it itself.
+// arguments following; empty where the host runs it itself.
 std::span<const std::string_view> arch_emulator(Arch arch);
 
 // "x86_64 (x86-64, amd64), i386 (i686), ...": every name, for usage texts
