@@ -17,5 +17,6 @@ if [ "$(id -u)" = 0 ]; then
 else
   echo "ci/build.sh: not root; skipping package installation" >&2
 fi
-cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release
+. "$repo/ci/interpreter.sh"
+cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$xsdt_python"
 cmake --build "$build" -j "$(nproc)" ${1:+--target "$@"}

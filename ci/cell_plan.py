@@ -104,7 +104,7 @@ def cell_lit_filter(impl, toolchain, opt, link, args):
         return args.filter
     index, families, turn = slice_position(toolchain, args)
     share = ci_slice.cell_filter(os.path.join(REPO, "lit-tests"), impl["role"], opt, link,
-                                 index, families, turn)
+                                 index, families, turn, impl["known_bugs"])
     return ci_slice.and_filters(args.filter, share)
 
 

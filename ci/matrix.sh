@@ -6,4 +6,5 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${XSDT_BUILD_DIR:-$repo/build}
 # Only what the cells run: the unit tests are ci/test.sh's.
 bash "$repo/ci/build.sh" matrix-tools
-exec python3 "$repo/ci/matrix.py" --build-dir "$build" "$@"
+. "$repo/ci/interpreter.sh"
+exec "$xsdt_python" "$repo/ci/matrix.py" --build-dir "$build" "$@"

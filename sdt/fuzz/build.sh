@@ -24,7 +24,9 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 fi
 
 # The optimisation and sanitizer flags are set in clang/CMakeLists.txt.
-cmake -S "$here/clang" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" \
+# One translation unit per target's sources: 104 CPU-s instead of 137 for a
+# cold tree (2026-12-02), the same fuzzers.
+cmake -S "$here/clang" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_UNITY_BUILD=ON \
   >"$build.configure.log" 2>&1 ||
   { cat "$build.configure.log" >&2; exit 1; }
 cmake --build "$build" -j "$(nproc)"

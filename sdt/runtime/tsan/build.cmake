@@ -24,6 +24,9 @@ execute_process(
     # Tests are listed when ctest runs them, not by running every binary
     # under TSan after each link; this tree's ctest is not used anyway.
     -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST
+    # One translation unit per target's sources: 105 CPU-s instead of 153
+    # for a cold tree (2026-12-02); the tests' programs are the same.
+    -DCMAKE_UNITY_BUILD=ON
   OUTPUT_FILE ${BINARY}.configure.log ERROR_FILE ${BINARY}.configure.log
   RESULT_VARIABLE status)
 if(status)
