@@ -19,8 +19,8 @@ outcome can change:
   once per arch and variant, in one of the arch's -O2 cells (a compiler
   and a link mode; compat/ in a PIE one), turned the same way. compat/ was
   per compiler until 2026-12-02 (its 7-standard sweeps were the largest
-  per-compiler cost); the toolchain gate still runs it for its candidate
-  on every arch, but for probe-forms' sweep.
+  per-compiler cost); CI's toolchain gate ran it for its candidate on
+  every arch until the same day.
 
 A reference implementation runs -O2 PIE only (its known bugs are judged
 there), by one compiler of each arch variant, turning with the arch: the
