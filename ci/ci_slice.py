@@ -28,9 +28,9 @@ catalog/ and every other test its adapter names as a known bug, the tests
 whose outcome can fail CI for a reference (its other failures are findings,
 shown in the matrix, never a failure; every test in that cell until
 2026-12-02: over 80 % of the references' CI time; the README's main job
-still runs every test in every reference cell). A compiler outside the slice's list
-(--slice-compilers; e.g. a candidate compiler run alone) runs every cell
-of the slice with every test. Test names are lit's ("<suite> :: <path>");
+still runs every test in every reference cell). A compiler outside the
+slice's list (--slice-compilers; e.g. a candidate compiler run alone) runs
+every cell of the slice with every test. Test names are lit's ("<suite> :: <path>");
 the filters are regexes that lit searches in them.
 """
 import glob

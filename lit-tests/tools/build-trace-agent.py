@@ -7,8 +7,9 @@ Usage: build-trace-agent.py --repo DIR --cache DIR --runtime ARCHIVE
 
 Compiles the agent's sources as sdt/trace/CMakeLists.txt names them (the D
 subset: d_eval, d_format, d_parser; the agent: agent, agent_protocol), in
-one translation unit, with the cell's runtime compiler and -fPIC, links them with the cell's libxsdt
-(ARCHIVE, position-independent: build-runtime.py's) into
+one translation unit, with the cell's runtime compiler and -fPIC, links
+them with the cell's libxsdt (ARCHIVE, position-independent:
+build-runtime.py's) into
 libxsdt-trace-core.so, and agent_start.cpp into libxsdt-trace-agent.so,
 which needs the core beside it ($ORIGIN); the core keeps its libxsdt to
 itself (--exclude-libs), so that a program with a libxsdt of its own (the
