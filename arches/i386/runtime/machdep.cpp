@@ -33,4 +33,7 @@ void fill_registers(const void *ucp, RegisterFile *regs) {
 // x86 keeps instruction fetch coherent with stores.
 void flush_icache(void *, std::size_t) {}
 
+// No USDT jump mode yet: USDT sites trap.
+const UsdtJumpPort *usdt_jump_port() { return nullptr; }
+
 } // namespace xsdt::rt::machdep

@@ -45,6 +45,9 @@ void flush_icache(void *addr, std::size_t n) {
   __builtin___clear_cache(begin, begin + n);
 }
 
+// No USDT jump mode yet: USDT sites trap.
+const UsdtJumpPort *usdt_jump_port() { return nullptr; }
+
 } // namespace xsdt::rt::machdep
 
 #endif // XSDT_ARCHES_MIPS_MACHDEP_H

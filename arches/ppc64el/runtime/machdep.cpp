@@ -48,4 +48,7 @@ void flush_icache(void *addr, std::size_t n) {
   __asm__ volatile("sync\n\tisync" : : : "memory");
 }
 
+// No USDT jump mode yet: USDT sites trap.
+const UsdtJumpPort *usdt_jump_port() { return nullptr; }
+
 } // namespace xsdt::rt::machdep

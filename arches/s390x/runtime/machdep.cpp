@@ -30,4 +30,7 @@ void fill_registers(const void *ucp, RegisterFile *regs) {
 // s390", Linux's asm/cacheflush.h): nothing to flush.
 void flush_icache(void *, std::size_t) {}
 
+// No USDT jump mode yet: USDT sites trap.
+const UsdtJumpPort *usdt_jump_port() { return nullptr; }
+
 } // namespace xsdt::rt::machdep

@@ -29,6 +29,32 @@ void fill_registers(const void *ucontext, RegisterFile *regs);
 // fetch on every CPU.
 void flush_icache(void *addr, std::size_t n);
 
+// ---- USDT jump mode (usdt_jump.cpp). An arch that has it branches from a
+// USDT site to a stub that libxsdt writes near the code at run time; the
+// stub saves what the interrupted code may hold, calls
+// xsdt_usdt_jump_hit(cell, regs) with the registers in a RegisterFile,
+// restores everything and resumes after the site. An arch without it
+// returns null and its USDT sites trap.
+struct UsdtJumpPort {
+  // Where in the arch's USDT site (its descriptor's usdt_site) the branch
+  // goes: an instruction of the site that holds the SDT(9) jump site's NOP
+  // (isa::first_encoding()), so that the SDT part's encoder writes it.
+  std::size_t branch_offset;
+  // The bytes of one site's stub, and the distance from the branch a stub
+  // may be placed at (the branch's reach, on each side).
+  std::size_t stub_size;
+  std::uintptr_t reach;
+  // The RegisterFile slots the stub fills (0 .. saved_registers - 1; the
+  // hit zeroes the rest).
+  int saved_registers;
+  // Writes the stub for the site whose branch is at `branch` into `out`
+  // (stub_size bytes), to run at address `at`: it passes `cell` to the hit
+  // and resumes at `resume`. False when `at` is out of reach.
+  bool (*write_stub)(unsigned char *out, std::uintptr_t at, const void *cell,
+                     std::uintptr_t resume);
+};
+const UsdtJumpPort *usdt_jump_port();
+
 } // namespace xsdt::rt::machdep
 
 #endif // XSDT_RUNTIME_MACHDEP_H

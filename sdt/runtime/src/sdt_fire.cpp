@@ -25,6 +25,7 @@
 #include "errors.h"
 #include "sdt_probe.h"
 #include "tsan.h"
+#include "usdt_jump.h"
 #include "xsdt/sdt-runtime.h"
 
 #include <atomic>
@@ -84,17 +85,31 @@ __thread long t_shared_inside[2] __attribute__((tls_model("initial-exec")));
 // threads can run the fire path.
 std::atomic<bool> g_fire_fences{true};
 
-template <int Order>
-inline void call_handler(xsdt_sdt_probe *probe, std::uint64_t a0,
-                         std::uint64_t a1, std::uint64_t a2, std::uint64_t a3,
-                         std::uint64_t a4, std::uint64_t a5, std::uint64_t a6) {
-  const auto *armed =
-      static_cast<const Armed *>(__atomic_load_n(&probe->runtime, Order));
-  if (!armed)
-    return;
-  const std::uint64_t args[XSDT_SDT_MAX_ARGS] = {a0, a1, a2, a3, a4, a5, a6};
-  armed->handler(armed->info, args, armed->user);
-}
+// What a hit runs once the protocol below lets it: load the gate (an
+// SDT probe's `runtime`, a USDT jump site's cell) with the given order
+// and, when it is armed, call the handler. Two shapes, one protocol.
+struct SdtCall {
+  xsdt_sdt_probe *probe;
+  std::uint64_t a0, a1, a2, a3, a4, a5, a6;
+  template <int Order> void run() const {
+    const auto *armed =
+        static_cast<const Armed *>(__atomic_load_n(&probe->runtime, Order));
+    if (!armed)
+      return;
+    const std::uint64_t args[XSDT_SDT_MAX_ARGS] = {a0, a1, a2, a3,
+                                                   a4, a5, a6};
+    armed->handler(armed->info, args, armed->user);
+  }
+};
+struct UsdtJumpCall {
+  const UsdtJumpCell *cell;
+  RegisterFile *regs;
+  template <int Order> void run() const {
+    const void *armed = __atomic_load_n(&cell->armed, Order);
+    if (armed)
+      cell->run(armed, regs);
+  }
+};
 
 // At thread exit. A thread that ends inside a handler (pthread_exit) must
 // not leave its counter odd: disable would wait for it forever.
@@ -127,27 +142,22 @@ ThreadSlot *claim_slot() {
 // The path of a thread without a slot. The epoch is read first; a reader
 // that read an old epoch and counts itself late is harmless, because its
 // seq_cst add is then ordered after the disabler's clear.
-__attribute__((noinline)) void fire_counted(xsdt_sdt_probe *probe,
-                                            std::uint64_t a0, std::uint64_t a1,
-                                            std::uint64_t a2, std::uint64_t a3,
-                                            std::uint64_t a4, std::uint64_t a5,
-                                            std::uint64_t a6) {
+template <class Call> __attribute__((noinline)) void fire_counted(Call call) {
   const unsigned parity = g_shared_epoch.load(std::memory_order_acquire) & 1u;
   ++t_shared_inside[parity];
   g_shared[parity].inside.fetch_add(1, std::memory_order_seq_cst);
-  call_handler<__ATOMIC_SEQ_CST>(probe, a0, a1, a2, a3, a4, a5, a6);
+  call.template run<__ATOMIC_SEQ_CST>();
   g_shared[parity].inside.fetch_sub(1, std::memory_order_release);
   --t_shared_inside[parity];
 }
 
 // A hit on a thread that owns a slot.
-__attribute__((always_inline)) inline void
-fire_in_slot(ThreadSlot *slot, xsdt_sdt_probe *probe, std::uint64_t a0,
-             std::uint64_t a1, std::uint64_t a2, std::uint64_t a3,
-             std::uint64_t a4, std::uint64_t a5, std::uint64_t a6) {
+template <class Call>
+__attribute__((always_inline)) inline void fire_in_slot(ThreadSlot *slot,
+                                                        const Call &call) {
   const std::uint32_t seq = slot->seq.load(std::memory_order_relaxed);
   if (seq & 1) { // nested (a handler fired a probe): the outer call covers it
-    call_handler<__ATOMIC_ACQUIRE>(probe, a0, a1, a2, a3, a4, a5, a6);
+    call.template run<__ATOMIC_ACQUIRE>();
     return;
   }
 #ifdef XSDT_UNDER_TSAN
@@ -177,7 +187,7 @@ fire_in_slot(ThreadSlot *slot, xsdt_sdt_probe *probe, std::uint64_t a0,
   // or a later value: the guarantee the fence or membarrier gives in the
   // form below, stated in operations that TSan understands. Only the
   // barrier differs; the slots, the nesting and the waits are the same.
-  call_handler<__ATOMIC_SEQ_CST>(probe, a0, a1, a2, a3, a4, a5, a6);
+  call.template run<__ATOMIC_SEQ_CST>();
 #else
   // Expected false: membarrier is there on every kernel since 4.14, and
   // the fence path must not cost the common one a taken branch.
@@ -185,23 +195,32 @@ fire_in_slot(ThreadSlot *slot, xsdt_sdt_probe *probe, std::uint64_t a0,
     std::atomic_thread_fence(std::memory_order_seq_cst);
   else
     std::atomic_signal_fence(std::memory_order_seq_cst);
-  call_handler<__ATOMIC_ACQUIRE>(probe, a0, a1, a2, a3, a4, a5, a6);
+  call.template run<__ATOMIC_ACQUIRE>();
 #endif
 }
 
 // The first hit of a thread, and every hit of a thread without a slot.
-__attribute__((noinline)) void
-fire_without_slot(xsdt_sdt_probe *probe, std::uint64_t a0, std::uint64_t a1,
-                  std::uint64_t a2, std::uint64_t a3, std::uint64_t a4,
-                  std::uint64_t a5, std::uint64_t a6) {
+template <class Call>
+__attribute__((noinline)) void fire_without_slot(Call call) {
   if (!t_slots_exhausted) {
     if (ThreadSlot *slot = claim_slot()) {
-      fire_in_slot(slot, probe, a0, a1, a2, a3, a4, a5, a6);
+      fire_in_slot(slot, call);
       return;
     }
     t_slots_exhausted = true;
   }
-  fire_counted(probe, a0, a1, a2, a3, a4, a5, a6);
+  fire_counted(call);
+}
+
+// Every hit: on the thread's slot, or the slow path.
+template <class Call> __attribute__((always_inline)) inline void
+fire(const Call &call) {
+  ThreadSlot *slot = t_slot;
+  if (__builtin_expect(slot == nullptr, 0)) {
+    fire_without_slot(call);
+    return;
+  }
+  fire_in_slot(slot, call);
 }
 
 // Waiting for a handler to finish: usually a few hundred nanoseconds, but
@@ -302,6 +321,10 @@ void reset_after_fork() {
 } // namespace
 
 bool prepare_fire_path(xsdt_error *err) {
+  // The SDT part and USDT jump mode each ask before their first write.
+  static bool prepared = false; // under api_lock()
+  if (prepared)
+    return true;
   if (int e = pthread_key_create(&g_slot_key, give_back_slot)) {
     fail(err, XSDT_ERR_INTERNAL, "pthread_key_create: %s", std::strerror(e));
     return false;
@@ -323,6 +346,7 @@ bool prepare_fire_path(xsdt_error *err) {
                          MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
   }
   g_fire_fences.store(!membarrier, std::memory_order_seq_cst);
+  prepared = true;
   return true;
 }
 
@@ -339,19 +363,14 @@ __attribute__((always_inline)) static inline void
 fire_common(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1, uint64_t a2,
             uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6) {
   using namespace xsdt::rt;
-  // No early test of probe->runtime: call_handler reads it once, after the
+  // No early test of probe->runtime: SdtCall::run reads it once, after the
   // slot is odd, which the protocol needs anyway; a second load here would
   // only shorten the rare hit of a thread that passed the site just before
   // a disable. g_fire_fences is therefore read before any acquire: a stale
   // value can only be its initial true (prepare_fire_path clears it once,
   // before the first site is written; only a single-threaded fork child
   // sets it again), which costs a fence and is safe.
-  ThreadSlot *slot = t_slot;
-  if (__builtin_expect(slot == nullptr, 0)) {
-    fire_without_slot(probe, a0, a1, a2, a3, a4, a5, a6);
-    return;
-  }
-  fire_in_slot(slot, probe, a0, a1, a2, a3, a4, a5, a6);
+  fire(SdtCall{probe, a0, a1, a2, a3, a4, a5, a6});
 }
 
 void xsdt_sdt_fire(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
@@ -391,6 +410,16 @@ void xsdt_sdt_fire7(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
                     uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
                     uint64_t a6) {
   fire_common(probe, a0, a1, a2, a3, a4, a5, a6);
+}
+
+// What a USDT jump site's stub calls (arches/<arch>/runtime: the arch's
+// entry saves the registers into regs and restores them after). Hidden:
+// only libxsdt's own entry calls it.
+__attribute__((visibility("hidden"))) void
+xsdt_usdt_jump_hit(const xsdt::rt::UsdtJumpCell *cell,
+                   xsdt::RegisterFile *regs) {
+  using namespace xsdt::rt;
+  fire(UsdtJumpCall{cell, regs});
 }
 
 } // extern "C"

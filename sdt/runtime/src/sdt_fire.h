@@ -9,7 +9,8 @@
 
 namespace xsdt::rt {
 
-// Once, under api_lock(), before the first site is written: the barrier
+// Under api_lock(), before the first site is written (later calls return
+// at once): the barrier
 // mode (the fire path reads it without ordering, so it must not change
 // while sites are live), the slot key and the fork handler. Returns false
 // and fills err when one of them cannot be set up.

@@ -25,6 +25,8 @@
 #include "safe_read.h"
 #include "trap.h"
 #include "trap_table.h"
+#include "sdt_fire.h"
+#include "usdt_jump.h"
 #include "xsdt/argeval.h"
 #include "xsdt/argspec.h"
 #include "xsdt/byte_order.h"
@@ -59,6 +61,10 @@ struct SiteRecord {
   CompiledArg compiled[XSDT_MAX_ARGS];
   xsdt_probe_handler handler = nullptr;
   void *user = nullptr;
+  // Jump mode was asked for; and the site's cell when the site jumps
+  // (usdt_jump.h), else null: the site traps.
+  bool want_jump = false;
+  UsdtJumpCell *cell = nullptr;
 };
 
 // Under api_lock(): the enabled sites. Never destroyed: objects'
@@ -84,13 +90,10 @@ int parse_pattern(const char *pattern, ProbeDescription *p, xsdt_error *err) {
 
 // ---- A trap at a site (the trap table's entry runs it) -------------------
 
-// Reads the arguments from the trap's context and runs the probe's
-// handler. In signal context, on the trapping thread: no lock, no
-// allocation.
-void usdt_hit(const void *data, void *uc) {
-  const auto *r = static_cast<const SiteRecord *>(data);
-  RegisterFile regs{}; // the slots of no register of the arch stay 0
-  machdep::fill_registers(uc, &regs);
+// Reads the arguments from the registers of a hit and runs the probe's
+// handler. On the hitting thread, in signal context (trap mode) or not
+// (jump mode): no lock, no allocation.
+void run_handler(const SiteRecord *r, const RegisterFile &regs) {
   xsdt_arg args[XSDT_MAX_ARGS];
   MemoryReader reader{&safe_read, nullptr};
   for (int i = 0; i < r->argc; ++i) {
@@ -107,8 +110,25 @@ void usdt_hit(const void *data, void *uc) {
   r->handler(&r->info, r->argc, args, r->user);
 }
 
-// The trap table's entry of an enabled site: its hit, then past the site.
+void usdt_hit(const void *data, void *uc) {
+  RegisterFile regs{}; // the slots of no register of the arch stay 0
+  machdep::fill_registers(uc, &regs);
+  run_handler(static_cast<const SiteRecord *>(data), regs);
+}
+
+// A jump-mode hit, from the stub's entry with the registers it saved.
+void usdt_jump_run(const void *data, RegisterFile *regs) {
+  static const int saved = usdt_jump_saved_registers();
+  for (int i = saved; i < kRegisterFileSize; ++i)
+    regs->regs[i] = 0; // as in trap mode
+  run_handler(static_cast<const SiteRecord *>(data), *regs);
+}
+
+// The trap table's entry of an enabled site: its hit, then past the site;
+// in jump mode, on to the stub (while the trap-first protocol writes it).
 TrapEntry trap_entry(const SiteRecord &r) {
+  if (r.cell)
+    return usdt_jump_trap_entry(*r.cell);
   return TrapEntry{r.site, r.site + r.encoding->nop.size(), usdt_hit, &r};
 }
 
@@ -116,14 +136,17 @@ std::vector<std::uintptr_t> sites_of(const std::vector<SiteRecord *> &recs) {
   std::vector<std::uintptr_t> sites;
   sites.reserve(recs.size());
   for (const SiteRecord *r : recs)
-    sites.push_back(r->site);
+    sites.push_back(trap_entry(*r).site);
   return sites;
 }
 
 // ---- USDT trap mode --------------------------------------------------------
 
-// A write that turns a site's NOP into its trap (or back, with `set` false).
+// A write that turns a site's NOP into its trap, or its branch in jump
+// mode (or back, with `set` false).
 CodeWrite trap_write(const SiteRecord &r, bool set, std::size_t tag) {
+  if (r.cell)
+    return usdt_jump_write(*r.cell, set, r.prot, tag);
   CodeWrite w;
   w.addr = r.site;
   w.size = r.encoding->nop.size();
@@ -136,12 +159,24 @@ CodeWrite trap_write(const SiteRecord &r, bool set, std::size_t tag) {
   return w;
 }
 
+// Whether the site holds what enabling wrote: its trap, or its branch.
 bool holds_trap(const SiteRecord &r) {
-  unsigned char trap[kMaxSiteBytes];
-  isa::trapped_site(*r.encoding, r.encoding->nop.data(), r.encoding->nop.size(),
-                    trap);
-  return std::memcmp(reinterpret_cast<const void *>(r.site), trap,
-                     r.encoding->nop.size()) == 0;
+  const CodeWrite w = trap_write(r, true, 0);
+  return std::memcmp(reinterpret_cast<const void *>(w.addr), w.to, w.size) ==
+         0;
+}
+
+// Withdraws the records of jump-mode sites from their cells, once their
+// branches are gone; with `wait`, returns when no handler of theirs runs.
+void disarm(const std::vector<SiteRecord *> &recs, bool wait) {
+  bool any = false;
+  for (const SiteRecord *r : recs)
+    if (r->cell) {
+      __atomic_store_n(&r->cell->armed, nullptr, __ATOMIC_SEQ_CST);
+      any = true;
+    }
+  if (any && wait)
+    wait_for_handlers();
 }
 
 // The encoding the site holds now, or null for foreign bytes.
@@ -213,8 +248,8 @@ struct Owner {
 
 // A record for site s with its compiled arguments, or null and err.
 SiteRecord *make_record(const ProbeSite &s, xsdt_probe_handler handler,
-                        void *user, std::vector<SiteRecord *> &fresh,
-                        xsdt_error *err) {
+                        void *user, bool want_jump,
+                        std::vector<SiteRecord *> &fresh, xsdt_error *err) {
   const Arch arch = machdep::arch();
   auto rec = new SiteRecord;
   fresh.push_back(rec);
@@ -227,6 +262,7 @@ SiteRecord *make_record(const ProbeSite &s, xsdt_probe_handler handler,
   rec->object = s.object;
   rec->handler = handler;
   rec->user = user;
+  rec->want_jump = want_jump;
   auto locs = parse_arg_specs(s.args, arch);
   if (!locs) {
     fail(err, XSDT_ERR_BAD_SPEC, "probe %s:%s at %#lx: %s", s.provider.c_str(),
@@ -286,6 +322,10 @@ bool set_traps(Owner &owner, xsdt_error *err) {
 
   if (install_sigtrap_handler(err) != 0)
     return false;
+  // Jump mode where the site and the arch allow it; trap mode elsewhere.
+  for (SiteRecord *r : fresh)
+    if (r->want_jump && usdt_site_can_jump(r->encoding))
+      r->cell = usdt_jump_cell(r->site, usdt_jump_run);
 
   // One batch: re-checks every NOP right before its write, and puts every
   // NOP back if anything fails (all or nothing). Allocated before the
@@ -306,9 +346,13 @@ bool set_traps(Owner &owner, xsdt_error *err) {
   std::vector<std::uintptr_t> written = sites_of(fresh);
   add_traps(entries);
   owner.keep = true; // published: a handler may hold them from now on
+  for (const SiteRecord *r : fresh)
+    if (r->cell)
+      __atomic_store_n(&r->cell->armed, r, __ATOMIC_RELEASE);
 
   PatchFailure failure;
   if (!batch.apply(&failure)) {
+    disarm(fresh, true);
     remove_traps_if_memory(written); // every site holds its NOP again
     const SiteRecord &r = *fresh[failure.tag];
     fail(err, failure.code, "probe %s at %#lx: %s", probe_name(r).c_str(),
@@ -327,6 +371,7 @@ struct UsdtEnabling {
   ProbeDescription pattern;
   xsdt_probe_handler handler = nullptr;
   void *user = nullptr;
+  bool jump = false;
 };
 
 // Under api_lock(); never destroyed (see g_active).
@@ -345,6 +390,7 @@ void forget(const std::vector<SiteRecord *> &gone) {
   for (SiteRecord *r : g_active)
     if (std::find(gone.begin(), gone.end(), r) == gone.end())
       staying.push_back(r);
+  disarm(gone, false); // their code is gone or holds the NOP again
   std::vector<std::uintptr_t> sites = sites_of(gone);
   remove_traps(sites);
   forget_trap_history(sites);
@@ -373,7 +419,8 @@ void apply_to_object(const ObjectSpan &object,
     });
     if (!e)
       continue;
-    if (!make_record(s, e->payload.handler, e->payload.user, fresh, &err)) {
+    if (!make_record(s, e->payload.handler, e->payload.user, e->payload.jump,
+                     fresh, &err)) {
       note_late_error(err);
       return;
     }
@@ -437,6 +484,7 @@ void unloading_usdt(const ObjectSpan &object) {
          static_cast<unsigned long>(r.site), failure.reason.c_str());
     note_late_error(err);
   }
+  disarm(going, true);
   remove_traps_if_memory(sites);
   for (const SiteRecord *r : going)
     add_semaphore(r->semaphore, -1);
@@ -469,7 +517,7 @@ int usdt_list(xsdt_probe_visitor visit, void *user, xsdt_error *err) {
 }
 
 int usdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
-                xsdt_error *err) {
+                bool jump, xsdt_error *err) {
   ProbeDescription pat;
   if (parse_pattern(pattern, &pat, err) != 0)
     return -1;
@@ -495,13 +543,13 @@ int usdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
       return fail(err, XSDT_ERR_ALREADY_ENABLED,
                   "probe %s:%s at %#lx is already enabled", s.provider.c_str(),
                   s.name.c_str(), static_cast<unsigned long>(s.pc));
-    if (!make_record(s, handler, user, fresh, err))
+    if (!make_record(s, handler, user, jump, fresh, err))
       return -1;
   }
   if (fresh.empty())
     return fail(err, XSDT_ERR_NO_MATCH, "no probe matches '%s'", pattern);
   // Recorded first: nothing may fail once the traps are written.
-  g_enablings.enable(pattern, UsdtEnabling{pat, handler, user});
+  g_enablings.enable(pattern, UsdtEnabling{pat, handler, user, jump});
   if (!set_traps(owner, err)) {
     g_enablings.withdraw_last();
     return -1;
@@ -551,8 +599,11 @@ int usdt_disable(const char *pattern, xsdt_error *err) {
                 probe_name(r).c_str(), static_cast<unsigned long>(r.site),
                 failure.reason.c_str());
   }
-  // The traps are gone; now the entries may go (a handler that already
-  // trapped finds the site in the history and re-executes it).
+  // The traps and branches are gone: no handler runs once the jump-mode
+  // sites' records are withdrawn and the handlers in flight are done; then
+  // the entries may go (a handler that already trapped finds the site in
+  // the history and re-executes it).
+  disarm(going, true);
   remove_traps_if_memory(sites);
   for (const SiteRecord *r : going)
     add_semaphore(r->semaphore, -1);

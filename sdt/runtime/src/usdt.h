@@ -11,8 +11,10 @@ namespace xsdt::rt {
 // xsdt_list(), xsdt_enable() and xsdt_disable() of xsdt/runtime.h, except
 // that they may throw (std::bad_alloc). Each takes api_lock() (patch.h).
 int usdt_list(xsdt_probe_visitor visit, void *user, xsdt_error *err);
+// `jump`: jump mode where the site and the arch allow it (usdt_jump.h),
+// trap mode elsewhere (xsdt_enable_jump).
 int usdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
-                xsdt_error *err);
+                bool jump, xsdt_error *err);
 int usdt_disable(const char *pattern, xsdt_error *err);
 
 } // namespace xsdt::rt

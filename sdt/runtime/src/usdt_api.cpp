@@ -6,6 +6,7 @@
 #include "xsdt/runtime.h"
 
 #include "api_guard.h"
+#include "machdep.h"
 #include "usdt.h"
 
 // ---- C entry points: no exception crosses into C ----------------------------
@@ -20,9 +21,18 @@ int xsdt_list(xsdt_probe_visitor visit, void *user, xsdt_error *err) {
 int xsdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
                 xsdt_error *err) {
   return xsdt::rt::guard_error(err, "xsdt_enable", [&] {
-    return xsdt::rt::usdt_enable(pattern, handler, user, err);
+    return xsdt::rt::usdt_enable(pattern, handler, user, false, err);
   });
 }
+
+int xsdt_enable_jump(const char *pattern, xsdt_probe_handler handler,
+                     void *user, xsdt_error *err) {
+  return xsdt::rt::guard_error(err, "xsdt_enable_jump", [&] {
+    return xsdt::rt::usdt_enable(pattern, handler, user, true, err);
+  });
+}
+
+int xsdt_usdt_jumps(void) { return xsdt::rt::machdep::usdt_jump_port() != 0; }
 
 int xsdt_disable(const char *pattern, xsdt_error *err) {
   return xsdt::rt::guard_error(err, "xsdt_disable", [&] {

@@ -89,6 +89,20 @@ int xsdt_list(xsdt_probe_visitor visit, void *user, xsdt_error *err);
 int xsdt_enable(const char *pattern, xsdt_probe_handler handler, void *user,
                 xsdt_error *err);
 
+/* As xsdt_enable, in jump mode where the site allows it: a site of
+ * <xsdt/usdt.h> on an arch where xsdt_usdt_jumps() is 1 is patched into a
+ * branch to a stub that libxsdt writes near the code, which saves the
+ * registers, runs the handler on the thread (not in signal context; it
+ * must still be async-signal-safe, since other sites trap) and resumes
+ * after the site. Other sites (sys/sdt.h's, a stub out of reach) are
+ * enabled in trap mode. xsdt_disable returns once no handler of the sites
+ * it disabled in jump mode runs. */
+int xsdt_enable_jump(const char *pattern, xsdt_probe_handler handler,
+                     void *user, xsdt_error *err);
+
+/* 1 when this libxsdt has a jump mode for USDT sites on its arch, else 0. */
+int xsdt_usdt_jumps(void);
+
 /* Restores the original bytes of every enabled site matching pattern and
  * drops their semaphore counts. Returns the number of sites disabled, or -1
  * and fills err. */

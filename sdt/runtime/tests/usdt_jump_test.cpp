@@ -1,0 +1,272 @@
+// Host unit tests of USDT jump mode (xsdt_enable_jump): probes in this
+// binary, enabled, hit and disabled. The expected values come from the
+// probe call sites and from the functions' own arithmetic, never from the
+// decoder. On an arch without the mode (xsdt_usdt_jumps() == 0) the same
+// calls must trap, which the site bytes show.
+#include "xsdt/runtime.h"
+
+#define XSDT_FLOAT_SUFFIX 1
+#include <xsdt/usdt.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+XSDT_SEMAPHORE(rtjump, guarded);
+
+namespace {
+
+struct Hits {
+  std::atomic<int> count{0};
+  std::uint64_t bits[XSDT_MAX_ARGS] = {};
+  double dbl[XSDT_MAX_ARGS] = {};
+  int argc = -1;
+  int valid = 0;
+};
+
+void record(const xsdt_probe_info *, int argc, const xsdt_arg *args,
+            void *user) {
+  auto *h = static_cast<Hits *>(user);
+  h->argc = argc;
+  h->valid = 1;
+  for (int i = 0; i < argc; ++i) {
+    h->bits[i] = args[i].bits;
+    h->dbl[i] = args[i].as_double;
+    h->valid &= args[i].valid;
+  }
+  h->count.fetch_add(1);
+}
+
+__attribute__((noinline)) void fire_values(int a, unsigned char b, short c,
+                                           long long d, double e,
+                                           const char *p) {
+  XSDT_PROBE(rtjump, values, a, b, c, d, e, p);
+}
+
+// A leaf whose locals live below the stack pointer (the red zone, where
+// the ABI has one): a stub that pushed there would change the sum.
+__attribute__((noinline)) long leaf_sum(long a, long b) {
+  volatile long buf[12];
+  for (int i = 0; i < 12; ++i)
+    buf[i] = a * i + b;
+  XSDT_PROBE(rtjump, leaf, a, b);
+  long sum = 0;
+  for (int i = 0; i < 12; ++i)
+    sum += buf[i];
+  return sum;
+}
+
+// Values that stay in floating-point registers across the site (no call
+// there), which the handler below clobbers.
+__attribute__((noinline)) double vector_live(double x) {
+  double a = x * 1.5, b = x * 2.5, c = x * 3.5, d = x * 4.5, e = x * 5.5,
+         f = x * 6.5, g = x * 7.5, h = x * 8.5;
+  XSDT_PROBE(rtjump, vectors, x);
+  return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h;
+}
+
+// Uses the vector registers: libc's memset and memcmp, and arithmetic.
+void clobber_vectors(const xsdt_probe_info *, int, const xsdt_arg *args,
+                     void *user) {
+  static unsigned char buf[8192];
+  std::memset(buf, static_cast<int>(args[0].bits), sizeof buf);
+  volatile double v = args[0].as_double;
+  for (int i = 0; i < 16; ++i)
+    v = v * 0.75 + 1.25;
+  (void)v;
+  static_cast<Hits *>(user)->count.fetch_add(buf[100] == buf[8000] ? 1 : 0);
+}
+
+__attribute__((noinline)) void fire_counter(long i) {
+  XSDT_PROBE(rtjump, counter, i);
+}
+
+__attribute__((noinline)) void fire_guarded(int i) {
+  XSDT_PROBE_GUARDED(rtjump, guarded, i);
+}
+
+struct SiteFinder {
+  std::string want;
+  std::uintptr_t pc = 0;
+};
+
+std::uintptr_t site_of(const char *probe) {
+  SiteFinder f{probe};
+  xsdt_error err;
+  EXPECT_GT(xsdt_list(
+                [](const xsdt_probe_info *p, void *user) {
+                  auto *s = static_cast<SiteFinder *>(user);
+                  if (std::string(p->provider) + ":" + p->name == s->want)
+                    s->pc = p->pc;
+                },
+                &f, &err),
+            0)
+      << err.message;
+  return f.pc;
+}
+
+std::string site_text(std::uintptr_t pc) {
+  auto *site = reinterpret_cast<const unsigned char *>(pc);
+  std::string text;
+  char byte[4];
+  for (int i = 0; i < XSDT_TEST_SITE_SIZE; ++i) {
+    std::snprintf(byte, sizeof byte, i ? " %02x" : "%02x", site[i]);
+    text += byte;
+  }
+  return text;
+}
+
+TEST(UsdtJump, DecodesTheArgumentsTheSourcePassed) {
+  Hits h;
+  xsdt_error err;
+  ASSERT_EQ(xsdt_enable_jump("rtjump:values", record, &h, &err), 1)
+      << err.message;
+  const char *text = "hello";
+  fire_values(-7, 200, -300, -5000000000LL, 2.5, text);
+  fire_values(-7, 200, -300, -5000000000LL, 2.5, text);
+  EXPECT_EQ(h.count.load(), 2);
+  EXPECT_EQ(h.argc, 6);
+  EXPECT_EQ(h.valid, 1);
+  EXPECT_EQ(static_cast<std::int64_t>(h.bits[0]), -7);
+  EXPECT_EQ(h.bits[1], 200u);
+  EXPECT_EQ(static_cast<std::int64_t>(h.bits[2]), -300);
+  EXPECT_EQ(static_cast<std::int64_t>(h.bits[3]), -5000000000LL);
+  EXPECT_EQ(h.dbl[4], 2.5);
+  EXPECT_EQ(h.bits[5], reinterpret_cast<std::uintptr_t>(text));
+  ASSERT_EQ(xsdt_disable("rtjump:values", &err), 1) << err.message;
+  fire_values(1, 2, 3, 4, 5, text);
+  EXPECT_EQ(h.count.load(), 2);
+}
+
+// Enabled, the site holds neither its NOP nor its trap where the arch has
+// the mode (the branch), the trap where it has not; disabled, its NOP.
+TEST(UsdtJump, SiteBytes) {
+  const std::uintptr_t pc = site_of("rtjump:counter");
+  ASSERT_NE(pc, 0u);
+  EXPECT_EQ(site_text(pc), XSDT_TEST_SITE_NOP);
+  Hits h;
+  xsdt_error err;
+  ASSERT_EQ(xsdt_enable_jump("rtjump:counter", record, &h, &err), 1)
+      << err.message;
+  if (xsdt_usdt_jumps()) {
+    EXPECT_NE(site_text(pc), XSDT_TEST_SITE_NOP);
+    EXPECT_NE(site_text(pc), XSDT_TEST_SITE_TRAP);
+  } else {
+    EXPECT_EQ(site_text(pc), XSDT_TEST_SITE_TRAP);
+  }
+  fire_counter(41);
+  EXPECT_EQ(h.count.load(), 1);
+  EXPECT_EQ(h.bits[0], 41u);
+  EXPECT_EQ(xsdt_enable_jump("rtjump:counter", record, &h, &err), -1);
+  EXPECT_EQ(err.code, XSDT_ERR_ALREADY_ENABLED);
+  ASSERT_EQ(xsdt_disable("rtjump:counter", &err), 1) << err.message;
+  EXPECT_EQ(site_text(pc), XSDT_TEST_SITE_NOP);
+  // Enabled again: the site's stub serves the new enabling.
+  ASSERT_EQ(xsdt_enable_jump("rtjump:counter", record, &h, &err), 1)
+      << err.message;
+  fire_counter(42);
+  EXPECT_EQ(h.count.load(), 2);
+  EXPECT_EQ(h.bits[0], 42u);
+  ASSERT_EQ(xsdt_disable("rtjump:counter", &err), 1) << err.message;
+  EXPECT_EQ(site_text(pc), XSDT_TEST_SITE_NOP);
+}
+
+TEST(UsdtJump, LeafKeepsItsRedZone) {
+  Hits h;
+  xsdt_error err;
+  long expected = 0;
+  for (int i = 0; i < 12; ++i)
+    expected += 3L * i + 1000;
+  ASSERT_EQ(xsdt_enable_jump("rtjump:leaf", record, &h, &err), 1)
+      << err.message;
+  EXPECT_EQ(leaf_sum(3, 1000), expected);
+  EXPECT_EQ(h.count.load(), 1);
+  EXPECT_EQ(h.bits[0], 3u);
+  EXPECT_EQ(h.bits[1], 1000u);
+  ASSERT_EQ(xsdt_disable("rtjump:leaf", &err), 1) << err.message;
+}
+
+TEST(UsdtJump, VectorRegistersSurviveTheHandler) {
+  Hits h;
+  xsdt_error err;
+  const double x = 1.0 / 3.0;
+  const double expected = vector_live(x); // disabled
+  ASSERT_EQ(xsdt_enable_jump("rtjump:vectors", clobber_vectors, &h, &err), 1)
+      << err.message;
+  EXPECT_EQ(vector_live(x), expected);
+  EXPECT_EQ(h.count.load(), 1);
+  ASSERT_EQ(xsdt_disable("rtjump:vectors", &err), 1) << err.message;
+}
+
+TEST(UsdtJump, SemaphoreCounts) {
+  Hits h;
+  xsdt_error err;
+  EXPECT_FALSE(XSDT_PROBE_ENABLED(rtjump, guarded));
+  ASSERT_EQ(xsdt_enable_jump("rtjump:guarded", record, &h, &err), 1)
+      << err.message;
+  EXPECT_TRUE(XSDT_PROBE_ENABLED(rtjump, guarded));
+  fire_guarded(9);
+  EXPECT_EQ(h.count.load(), 1);
+  EXPECT_EQ(h.bits[0], 9u);
+  ASSERT_EQ(xsdt_disable("rtjump:guarded", &err), 1) << err.message;
+  EXPECT_FALSE(XSDT_PROBE_ENABLED(rtjump, guarded));
+}
+
+// Threads hit the site while it is enabled and disabled over and over;
+// once xsdt_disable returns, no handler of the site runs until it is
+// enabled again, and every hit decodes what its thread passed.
+struct Flight {
+  std::atomic<int> inside{0};
+  std::atomic<long> hits{0};
+  std::atomic<long> wrong{0};
+};
+
+void in_flight(const xsdt_probe_info *, int argc, const xsdt_arg *args,
+               void *user) {
+  auto *f = static_cast<Flight *>(user);
+  f->inside.fetch_add(1);
+  if (argc != 1 || !args[0].valid || args[0].bits % 7 != 0)
+    f->wrong.fetch_add(1);
+  volatile int spin = 0;
+  while (spin < 200)
+    spin = spin + 1;
+  f->hits.fetch_add(1);
+  f->inside.fetch_sub(1);
+}
+
+TEST(UsdtJump, NoHandlerRunsAfterDisableReturns) {
+  Flight f;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&stop, t] {
+      for (long i = t; !stop.load(std::memory_order_relaxed); ++i)
+        fire_counter(7 * i);
+    });
+  xsdt_error err;
+  long late = 0;
+  for (int round = 0; round < 300; ++round) {
+    ASSERT_EQ(xsdt_enable_jump("rtjump:counter", in_flight, &f, &err), 1)
+        << err.message;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    ASSERT_EQ(xsdt_disable("rtjump:counter", &err), 1) << err.message;
+    late += f.inside.load();
+    const long after = f.hits.load();
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+    late += f.hits.load() != after;
+  }
+  stop.store(true);
+  for (auto &t : threads)
+    t.join();
+  EXPECT_EQ(late, 0);
+  EXPECT_EQ(f.wrong.load(), 0);
+  EXPECT_GT(f.hits.load(), 300);
+}
+
+} // namespace
