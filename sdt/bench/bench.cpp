@@ -147,13 +147,17 @@ void fail(benchmark::State &state, const std::string &why) {
 // Enables `pattern` for the lifetime of one benchmark run.
 class Enabled {
 public:
-  Enabled(benchmark::State &state, const char *pattern) : pattern_(pattern) {
+  // `jump`: xsdt_enable_jump (USDT jump mode where the arch has it).
+  Enabled(benchmark::State &state, const char *pattern, bool jump = false)
+      : pattern_(pattern) {
     xsdt_error err{};
-    int n = xsdt_enable(pattern, count_hit, nullptr, &err);
+    int n = (jump ? xsdt_enable_jump : xsdt_enable)(pattern, count_hit, nullptr,
+                                                    &err);
     if (n != 1) {
-      fail(state, std::string("xsdt_enable(") + pattern +
-                      ") = " + std::to_string(n) + ", expected 1 site: " +
-                      xsdt_status_name(err.code) + ": " + err.message);
+      fail(state, std::string(jump ? "xsdt_enable_jump(" : "xsdt_enable(") +
+                      pattern + ") = " + std::to_string(n) +
+                      ", expected 1 site: " + xsdt_status_name(err.code) +
+                      ": " + err.message);
       return;
     }
     ok_ = true;
@@ -204,8 +208,11 @@ void BM_disabled_probe_call(benchmark::State &state) {
 }
 BENCHMARK(BM_disabled_probe_call);
 
-void BM_trap_hit(benchmark::State &state) {
-  Enabled enabled(state, "xsdt_bench:hit");
+// A USDT hit, trapped (false) or in jump mode (true).
+void BM_usdt_hit(benchmark::State &state, bool jump) {
+  if (jump && !xsdt_usdt_jumps())
+    return fail(state, "no USDT jump mode on this arch");
+  Enabled enabled(state, "xsdt_bench:hit", jump);
   if (!enabled.ok())
     return;
   std::uint64_t hits = g_hits.load(), sum = g_arg_sum.load(), expected = 0;
@@ -216,11 +223,14 @@ void BM_trap_hit(benchmark::State &state) {
   }
   check_hits(state, hits, sum, expected);
 }
-BENCHMARK(BM_trap_hit);
+BENCHMARK_CAPTURE(BM_usdt_hit, trap, false);
+BENCHMARK_CAPTURE(BM_usdt_hit, jump, true);
 
 // Six register arguments: how much of a hit is decoding.
-void BM_trap_hit_6args(benchmark::State &state) {
-  Enabled enabled(state, "xsdt_bench:hit6");
+void BM_usdt_hit_6args(benchmark::State &state, bool jump) {
+  if (jump && !xsdt_usdt_jumps())
+    return fail(state, "no USDT jump mode on this arch");
+  Enabled enabled(state, "xsdt_bench:hit6", jump);
   if (!enabled.ok())
     return;
   std::uint64_t hits = g_hits.load(), sum = g_arg_sum.load(), expected = 0;
@@ -232,7 +242,8 @@ void BM_trap_hit_6args(benchmark::State &state) {
   }
   check_hits(state, hits, sum, expected);
 }
-BENCHMARK(BM_trap_hit_6args);
+BENCHMARK_CAPTURE(BM_usdt_hit_6args, trap, false);
+BENCHMARK_CAPTURE(BM_usdt_hit_6args, jump, true);
 
 // Inline in the loop: the NOP against the same loop without it.
 void BM_inline_no_probe(benchmark::State &state) {

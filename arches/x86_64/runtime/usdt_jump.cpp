@@ -18,8 +18,8 @@
 // glibc's AVX2 memcpy, would clear the upper halves the interrupted code
 // may hold), or %zmm0-31 and %k0-7 with AVX-512. The x87 and MXCSR state
 // are not saved: libxsdt does not change them and a handler must not.
-#include "machdep.h"
 #include "usdt_jump.h"
+#include "machdep.h"
 
 #include <cpuid.h>
 #include <cstddef>
@@ -34,8 +34,8 @@ static_assert(offsetof(xsdt::rt::UsdtJumpCell, pc) ==
 // rbx + 160 (those 32 bytes and the red zone's 128). The RegisterFile is
 // at %rsp (33 slots), the vectors at %rsp + 320.
 #define XSDT_ENTRY_SAVE_GPRS                                                   \
-  "pushfq\n push %rbx\n mov %rsp, %rbx\n"                                     \
-  "sub $(320 + \\VECTOR_BYTES), %rsp\n and $-64, %rsp\n"                         \
+  "pushfq\n push %rbx\n mov %rsp, %rbx\n"                                      \
+  "sub $(320 + \\VECTOR_BYTES), %rsp\n and $-64, %rsp\n"                       \
   "mov %rdx, 8(%rsp)\n mov 24(%rbx), %rdx\n mov %rdx, 0(%rsp)\n"               \
   "mov %rcx, 16(%rsp)\n mov (%rbx), %rdx\n mov %rdx, 24(%rsp)\n"               \
   "mov %rsi, 32(%rsp)\n mov %rdi, 40(%rsp)\n mov %rbp, 48(%rsp)\n"             \
@@ -46,7 +46,7 @@ static_assert(offsetof(xsdt::rt::UsdtJumpCell, pc) ==
   "mov 16(%rax), %rdx\n mov %rdx, 128(%rsp)\n"
 // The callee-saved registers come back from the call as they were.
 #define XSDT_ENTRY_CALL_AND_RESTORE_GPRS                                       \
-  "cld\n mov %rax, %rdi\n mov %rsp, %rsi\n call xsdt_usdt_jump_hit\n"         \
+  "cld\n mov %rax, %rdi\n mov %rsp, %rsi\n call xsdt_usdt_jump_hit\n"          \
   "\\RESTORE_VECTORS\n"                                                        \
   "mov 8(%rsp), %rdx\n mov 16(%rsp), %rcx\n mov 32(%rsp), %rsi\n"              \
   "mov 40(%rsp), %rdi\n mov 64(%rsp), %r8\n mov 72(%rsp), %r9\n"               \
@@ -58,8 +58,8 @@ asm(".macro XSDT_USDT_JUMP_ENTRY name, VECTOR_BYTES, SAVE_VECTORS, "
     "RESTORE_VECTORS\n"
     ".text\n .p2align 4\n .globl \\name\n .hidden \\name\n"
     ".type \\name, @function\n"
-    "\\name:\n"
-    XSDT_ENTRY_SAVE_GPRS "\\SAVE_VECTORS\n" XSDT_ENTRY_CALL_AND_RESTORE_GPRS
+    "\\name:\n" XSDT_ENTRY_SAVE_GPRS
+    "\\SAVE_VECTORS\n" XSDT_ENTRY_CALL_AND_RESTORE_GPRS
     ".size \\name, .-\\name\n"
     ".endm\n");
 
@@ -114,9 +114,7 @@ std::uintptr_t entry_for_this_cpu() {
 constexpr std::size_t kStubSize = 48;
 constexpr std::size_t kCallEnd = 22, kJumpEnd = 36, kEntrySlot = 40;
 
-bool fits_rel32(std::int64_t v) {
-  return v >= INT32_MIN && v <= INT32_MAX;
-}
+bool fits_rel32(std::int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 
 bool write_stub(unsigned char *out, std::uintptr_t at, const void *cell,
                 std::uintptr_t resume) {
@@ -136,9 +134,9 @@ bool write_stub(unsigned char *out, std::uintptr_t at, const void *cell,
   *p++ = 0xff, *p++ = 0x15; // call *disp32(%rip)
   std::memcpy(p, &to_slot, 4), p += 4;
   const unsigned char tail[] = {0x58, // pop %rax
-                                0x48, 0x8d, 0xa4, 0x24, 0x80,
-                                0x00, 0x00, 0x00, // lea 128(%rsp)
-                                0xe9};            // jmp rel32
+                                0x48, 0x8d, 0xa4, 0x24,
+                                0x80, 0x00, 0x00, 0x00, // lea 128(%rsp)
+                                0xe9};                  // jmp rel32
   std::memcpy(p, tail, sizeof tail), p += sizeof tail;
   std::memcpy(p, &rel_back, 4), p += 4;
   while (p < out + kEntrySlot)

@@ -96,8 +96,7 @@ struct SdtCall {
         static_cast<const Armed *>(__atomic_load_n(&probe->runtime, Order));
     if (!armed)
       return;
-    const std::uint64_t args[XSDT_SDT_MAX_ARGS] = {a0, a1, a2, a3,
-                                                   a4, a5, a6};
+    const std::uint64_t args[XSDT_SDT_MAX_ARGS] = {a0, a1, a2, a3, a4, a5, a6};
     armed->handler(armed->info, args, armed->user);
   }
 };
@@ -213,8 +212,8 @@ __attribute__((noinline)) void fire_without_slot(Call call) {
 }
 
 // Every hit: on the thread's slot, or the slow path.
-template <class Call> __attribute__((always_inline)) inline void
-fire(const Call &call) {
+template <class Call>
+__attribute__((always_inline)) inline void fire(const Call &call) {
   ThreadSlot *slot = t_slot;
   if (__builtin_expect(slot == nullptr, 0)) {
     fire_without_slot(call);

@@ -23,9 +23,9 @@
 #include "patch.h"
 #include "probe_description.h"
 #include "safe_read.h"
+#include "sdt_fire.h"
 #include "trap.h"
 #include "trap_table.h"
-#include "sdt_fire.h"
 #include "usdt_jump.h"
 #include "xsdt/argeval.h"
 #include "xsdt/argspec.h"
@@ -162,8 +162,7 @@ CodeWrite trap_write(const SiteRecord &r, bool set, std::size_t tag) {
 // Whether the site holds what enabling wrote: its trap, or its branch.
 bool holds_trap(const SiteRecord &r) {
   const CodeWrite w = trap_write(r, true, 0);
-  return std::memcmp(reinterpret_cast<const void *>(w.addr), w.to, w.size) ==
-         0;
+  return std::memcmp(reinterpret_cast<const void *>(w.addr), w.to, w.size) == 0;
 }
 
 // Withdraws the records of jump-mode sites from their cells, once their

@@ -46,7 +46,8 @@ bool within(std::uintptr_t from, std::uintptr_t base, std::size_t size,
 // where the range is free, so hints are tried at growing distances on
 // both sides, and a mapping placed elsewhere is given back.
 StubPage *map_page_near(std::uintptr_t near, std::uintptr_t reach) {
-  const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const std::uintptr_t page =
+      static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
   for (std::uintptr_t step = 1 << 20; step < reach; step *= 2) {
     for (int side = 0; side < 2; ++side) {
       if (side == 0 && near < step)
@@ -84,8 +85,7 @@ bool write_stub(const machdep::UsdtJumpPort &port, UsdtJumpCell &cell,
     return false;
   const std::uintptr_t at = page->base + page->used;
   unsigned char code[256];
-  if (port.stub_size > sizeof code ||
-      !port.write_stub(code, at, &cell, resume))
+  if (port.stub_size > sizeof code || !port.write_stub(code, at, &cell, resume))
     return false;
   auto *addr = reinterpret_cast<void *>(page->base);
   if (mprotect(addr, page->size, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)

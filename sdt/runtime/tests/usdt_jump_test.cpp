@@ -62,12 +62,27 @@ __attribute__((noinline)) long leaf_sum(long a, long b) {
   return sum;
 }
 
-// Values that stay in floating-point registers across the site (no call
-// there), which the handler below clobbers.
+// Values held in floating-point registers across the site (the empty asm
+// statements before and after it want them there), which the handler below
+// clobbers.
 __attribute__((noinline)) double vector_live(double x) {
   double a = x * 1.5, b = x * 2.5, c = x * 3.5, d = x * 4.5, e = x * 5.5,
          f = x * 6.5, g = x * 7.5, h = x * 8.5;
+  // The arch's constraint (arch.json, expect.fp_register_constraint).
+#ifdef XSDT_TEST_FP_CONSTRAINT
+#define XSDT_TEST_IN_FP_REGISTERS(v) XSDT_TEST_FP_CONSTRAINT(v)
+#define XSDT_TEST_HOLD_IN_FP_REGISTERS()                                       \
+  asm volatile(""                                                              \
+               : XSDT_TEST_IN_FP_REGISTERS(a), XSDT_TEST_IN_FP_REGISTERS(b),   \
+                 XSDT_TEST_IN_FP_REGISTERS(c), XSDT_TEST_IN_FP_REGISTERS(d),   \
+                 XSDT_TEST_IN_FP_REGISTERS(e), XSDT_TEST_IN_FP_REGISTERS(f),   \
+                 XSDT_TEST_IN_FP_REGISTERS(g), XSDT_TEST_IN_FP_REGISTERS(h))
+#else
+#define XSDT_TEST_HOLD_IN_FP_REGISTERS()
+#endif
+  XSDT_TEST_HOLD_IN_FP_REGISTERS();
   XSDT_PROBE(rtjump, vectors, x);
+  XSDT_TEST_HOLD_IN_FP_REGISTERS();
   return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h;
 }
 
