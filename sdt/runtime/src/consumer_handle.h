@@ -125,6 +125,9 @@ struct xsdt_hdl {
   // What go enabled, for stop.
   std::vector<xsdt::rt::consumer::ProbeEntry *> sdt_enabled;
   std::vector<std::string> usdt_patterns; // "provider:name", one per group
+  // Per group: enabled in jump mode (xsdt_enable_jump: every probe of the
+  // group was selected in jump mode), else trap mode.
+  std::vector<char> usdt_pattern_jumps;
   std::size_t usdt_enabled = 0;           // the first ones are enabled
   // Set when an SDT disable failed: a handler may still run, so the handle
   // must outlive close.

@@ -187,16 +187,21 @@ int enable_probes_impl(xsdt_hdl *h, const char *description, xsdt_mode mode) {
       continue;
     std::string id =
         note.provider + ":" + module + ":" + function + ":" + note.name;
-    if (mode == XSDT_MODE_JUMP)
+    if (mode == XSDT_MODE_JUMP && !xsdt_usdt_jumps())
       return fail(h, XSDT_ERR_BAD_MODE,
                   "xsdt_enable_probes: '%s': USDT probe %s has no jump mode "
-                  "(stapsdt sites are trapped); use XSDT_MODE_TRAP or "
-                  "XSDT_MODE_AUTO",
+                  "on this arch (its sites are trapped); use XSDT_MODE_TRAP "
+                  "or XSDT_MODE_AUTO",
                   description, id.c_str());
+    // AUTO: jump mode where this libxsdt has it for USDT sites (each site
+    // that cannot jump, such as sys/sdt.h's, traps).
+    const xsdt_mode usdt_mode =
+        mode == XSDT_MODE_TRAP || !xsdt_usdt_jumps() ? XSDT_MODE_TRAP
+                                                     : XSDT_MODE_JUMP;
     matched.insert(id);
     ProbeEntry *existing = nullptr;
     if (already_selected(*h, id, &existing)) {
-      if (check_mode(existing, XSDT_MODE_TRAP) != 0)
+      if (check_mode(existing, usdt_mode) != 0)
         return -1;
       continue; // its sites were resolved when it was first selected
     }
@@ -212,7 +217,7 @@ int enable_probes_impl(xsdt_hdl *h, const char *description, xsdt_mode mode) {
       created->function = function;
       created->name = note.name;
       created->desc.kind = XSDT_PROBE_USDT;
-      created->desc.mode = XSDT_MODE_TRAP;
+      created->desc.mode = usdt_mode;
       // The first site's specs stand for the probe's types.
       if (auto specs = split_arg_specs(note.args))
         for (const SpecText &spec : *specs) {

@@ -190,15 +190,23 @@ int go_impl(xsdt_hdl *h) {
 
   std::vector<UsdtSite> usdt_sites;
   std::vector<std::string> usdt_patterns;
+  std::vector<char> usdt_pattern_jumps;
   for (const auto &probe : h->probes) {
     probe->reset_count();
     if (probe->desc.kind != XSDT_PROBE_USDT)
       continue;
     for (std::uintptr_t pc : probe->sites)
       usdt_sites.push_back(UsdtSite{pc, probe.get()});
-    if (std::find(usdt_patterns.begin(), usdt_patterns.end(),
-                  probe->enable_pattern) == usdt_patterns.end())
+    const bool jump = probe->desc.mode == XSDT_MODE_JUMP;
+    auto group = std::find(usdt_patterns.begin(), usdt_patterns.end(),
+                           probe->enable_pattern);
+    if (group == usdt_patterns.end()) {
       usdt_patterns.push_back(probe->enable_pattern);
+      usdt_pattern_jumps.push_back(jump);
+    } else if (!jump) {
+      usdt_pattern_jumps[static_cast<std::size_t>(
+          group - usdt_patterns.begin())] = false;
+    }
   }
   std::sort(usdt_sites.begin(), usdt_sites.end(),
             [](const UsdtSite &a, const UsdtSite &b) { return a.pc < b.pc; });
@@ -218,6 +226,7 @@ int go_impl(xsdt_hdl *h) {
   h->nbuffers = nbuffers;
   h->usdt_sites = std::move(usdt_sites);
   h->usdt_patterns = std::move(usdt_patterns);
+  h->usdt_pattern_jumps = std::move(usdt_pattern_jumps);
   h->gate = gate;
   h->unbuffered_drops.store(0);
   h->unbuffered_drops_reported = 0;
@@ -243,9 +252,11 @@ int go_impl(xsdt_hdl *h) {
     h->sdt_enabled.push_back(probe.get()); // reserved: no allocation
   }
   if (!failed_probe)
-    for (const std::string &pattern : h->usdt_patterns) {
-      if (xsdt_enable(pattern.c_str(), xsdt::rt::consumer::on_usdt_hit, gate,
-                      &err) < 0) {
+    for (std::size_t i = 0; i < h->usdt_patterns.size(); ++i) {
+      const std::string &pattern = h->usdt_patterns[i];
+      if ((h->usdt_pattern_jumps[i] ? xsdt_enable_jump : xsdt_enable)(
+              pattern.c_str(), xsdt::rt::consumer::on_usdt_hit, gate, &err) <
+          0) {
         failed_kind = "USDT probe ";
         failed_probe = pattern.c_str();
         break;

@@ -293,16 +293,17 @@ TEST(Consumer, SdtTrapLifecycle) {
   check_step_lifecycle(XSDT_MODE_TRAP, XSDT_MODE_TRAP);
 }
 
-TEST(Consumer, UsdtTrapLifecycle) {
+// A USDT probe selected in `mode` runs as `expected_mode`: AUTO is jump
+// mode where libxsdt has it for USDT sites (xsdt_usdt_jumps()), else trap.
+void check_usdt_lifecycle(xsdt_mode mode, xsdt_mode expected_mode) {
   Handle t;
-  ASSERT_EQ(xsdt_enable_probes(t.h, "ctusdt:::ping", XSDT_MODE_AUTO), 1)
-      << t.message();
+  ASSERT_EQ(xsdt_enable_probes(t.h, "ctusdt:::ping", mode), 1) << t.message();
   ASSERT_EQ(xsdt_go(t.h), 0) << t.message();
   Selected s = selected(t.h);
   ASSERT_EQ(s.by_id.count(kPing), 1u);
   const xsdt_probedesc *d = s.by_id[kPing];
   EXPECT_EQ(d->kind, XSDT_PROBE_USDT);
-  EXPECT_EQ(d->mode, XSDT_MODE_TRAP);
+  EXPECT_EQ(d->mode, expected_mode);
   EXPECT_STREQ(d->module, kProgram);
   EXPECT_STREQ(d->function, "consumer_test_ping");
   ASSERT_EQ(d->argc, 2);
@@ -335,6 +336,40 @@ TEST(Consumer, UsdtTrapLifecycle) {
   consumer_test_ping(1, 2);
   EXPECT_TRUE(work_once(t.h, XSDT_WORKSTATUS_DONE).empty());
   EXPECT_EQ(counts(t.h)[kPing], 5u);
+}
+
+TEST(Consumer, UsdtAutoLifecycle) {
+  check_usdt_lifecycle(XSDT_MODE_AUTO,
+                       xsdt_usdt_jumps() ? XSDT_MODE_JUMP : XSDT_MODE_TRAP);
+}
+
+TEST(Consumer, UsdtTrapLifecycle) {
+  check_usdt_lifecycle(XSDT_MODE_TRAP, XSDT_MODE_TRAP);
+}
+
+// Jump mode asked for explicitly: where libxsdt has no USDT jump mode, a
+// BAD_MODE error naming the probe, and nothing selected.
+TEST(Consumer, UsdtJumpLifecycle) {
+  if (xsdt_usdt_jumps()) {
+    check_usdt_lifecycle(XSDT_MODE_JUMP, XSDT_MODE_JUMP);
+    return;
+  }
+  Handle t;
+  EXPECT_EQ(xsdt_enable_probes(t.h, "ctusdt:::ping", XSDT_MODE_JUMP), -1);
+  EXPECT_EQ(xsdt_errno(t.h), XSDT_ERR_BAD_MODE);
+  EXPECT_NE(std::string(t.message()).find(kPing), std::string::npos)
+      << t.message();
+  EXPECT_EQ(xsdt_go(t.h), -1);
+}
+
+// A probe selected in trap mode conflicts with jump mode asked for later.
+TEST(Consumer, UsdtModeConflict) {
+  Handle t;
+  ASSERT_EQ(xsdt_enable_probes(t.h, "ctusdt:::ping", XSDT_MODE_TRAP), 1)
+      << t.message();
+  EXPECT_EQ(xsdt_enable_probes(t.h, "ctusdt:::ping", XSDT_MODE_JUMP), -1);
+  EXPECT_EQ(xsdt_errno(t.h), xsdt_usdt_jumps() ? XSDT_ERR_MODE_CONFLICT
+                                               : XSDT_ERR_BAD_MODE);
 }
 
 // SDT jump, SDT trap and USDT trap in one handle; records of one thread
@@ -977,11 +1012,6 @@ TEST(Consumer, SelectionErrors) {
   EXPECT_EQ(xsdt_errno(t.h), XSDT_ERR_NO_MATCH);
   EXPECT_NE(std::string(t.message()).find("'ctest:::nosuch'"),
             std::string::npos)
-      << t.message();
-
-  EXPECT_EQ(xsdt_enable_probes(t.h, "ctusdt:::ping", XSDT_MODE_JUMP), -1);
-  EXPECT_EQ(xsdt_errno(t.h), XSDT_ERR_BAD_MODE);
-  EXPECT_NE(std::string(t.message()).find(kPing), std::string::npos)
       << t.message();
 
   EXPECT_EQ(xsdt_enable_probes(t.h, "a:b:c:d:e", XSDT_MODE_AUTO), -1);

@@ -11,7 +11,9 @@
  *   xsdt_close(h);
  *
  * Probes are SDT(9) probes (<xsdt/sdt.h>, jump or trap mode) and stapsdt
- * USDT probes (<xsdt/usdt.h>, <sys/sdt.h>; trap mode only). A USDT probe's
+ * USDT probes (<xsdt/usdt.h>, <sys/sdt.h>; jump mode where libxsdt has it
+ * for the arch, xsdt_usdt_jumps(), and the site is <xsdt/usdt.h>'s, trap
+ * mode elsewhere). A USDT probe's
  * id is "provider:module:function:name" with module the object's file name
  * (basename; the program's own for the main program) and function the
  * symbol holding the site, read from the object file's .symtab (.dynsym
@@ -103,8 +105,10 @@ typedef enum xsdt_workstatus {
 xsdt_hdl *xsdt_open(int version, int *errp);
 
 /* Selects the probes matching description for this handle (before go).
- * XSDT_MODE_AUTO picks jump for SDT probes and trap for USDT probes;
- * XSDT_MODE_JUMP on a USDT probe is XSDT_ERR_BAD_MODE. Selecting a probe
+ * XSDT_MODE_AUTO picks jump for SDT probes, and for USDT probes where
+ * xsdt_usdt_jumps() (<xsdt/runtime.h>) is 1 (a USDT site that cannot jump,
+ * such as sys/sdt.h's, then traps), else trap; XSDT_MODE_JUMP on a USDT
+ * probe where it is 0 is XSDT_ERR_BAD_MODE. Selecting a probe
  * again keeps its index; asking for the other mode explicitly is
  * XSDT_ERR_MODE_CONFLICT. All-or-nothing per call. Returns the number of
  * probes matched, selected before or not (0 is XSDT_ERR_NO_MATCH), or -1.
