@@ -195,9 +195,9 @@ int enable_probes_impl(xsdt_hdl *h, const char *description, xsdt_mode mode) {
                   description, id.c_str());
     // AUTO: jump mode where this libxsdt has it for USDT sites (each site
     // that cannot jump, such as sys/sdt.h's, traps).
-    const xsdt_mode usdt_mode =
-        mode == XSDT_MODE_TRAP || !xsdt_usdt_jumps() ? XSDT_MODE_TRAP
-                                                     : XSDT_MODE_JUMP;
+    const xsdt_mode usdt_mode = mode == XSDT_MODE_TRAP || !xsdt_usdt_jumps()
+                                    ? XSDT_MODE_TRAP
+                                    : XSDT_MODE_JUMP;
     matched.insert(id);
     ProbeEntry *existing = nullptr;
     if (already_selected(*h, id, &existing)) {

@@ -2,6 +2,8 @@
 // expected values come from the probe call sites, never from the decoder.
 #include "xsdt/runtime.h"
 
+#include "usdt_test_support.h"
+
 // The decoder's floating-point path: floats with the `f` mark.
 #define XSDT_FLOAT_SUFFIX 1
 #include <xsdt/usdt.h>
@@ -22,26 +24,8 @@ XSDT_SEMAPHORE(rtunit, guarded);
 
 namespace {
 
-struct Hits {
-  std::atomic<int> count{0};
-  std::uint64_t bits[XSDT_MAX_ARGS] = {};
-  double dbl[XSDT_MAX_ARGS] = {};
-  int argc = -1;
-  int valid = 0;
-};
-
-void record(const xsdt_probe_info *, int argc, const xsdt_arg *args,
-            void *user) {
-  auto *h = static_cast<Hits *>(user);
-  h->argc = argc;
-  h->valid = 1;
-  for (int i = 0; i < argc; ++i) {
-    h->bits[i] = args[i].bits;
-    h->dbl[i] = args[i].as_double;
-    h->valid &= args[i].valid;
-  }
-  h->count.fetch_add(1);
-}
+using usdt_test::Hits;
+using usdt_test::record;
 
 // Only counts, so that several threads may run it at once (record writes
 // the other fields of Hits without synchronisation).
@@ -63,38 +47,10 @@ __attribute__((noinline)) void fire_guarded(int i) {
   XSDT_PROBE_GUARDED(rtunit, guarded, i, i * 2);
 }
 
-struct SiteFinder {
-  std::string want;
-  std::uintptr_t pc = 0;
-  int argc = -1;
-};
-
-void find_site(const xsdt_probe_info *p, void *user) {
-  auto *f = static_cast<SiteFinder *>(user);
-  if (std::string(p->provider) + ":" + p->name == f->want) {
-    f->pc = p->pc;
-    f->argc = p->argc;
-  }
-}
-
-std::uintptr_t site_of(const char *probe) {
-  SiteFinder f{probe};
-  xsdt_error err;
-  EXPECT_GT(xsdt_list(find_site, &f, &err), 0) << err.message;
-  return f.pc;
-}
-
-// The site's bytes as hex text ("0f 1f 44 00 00"), as the arch's
-// arch.json "expect" writes them down (XSDT_TEST_SITE_NOP, _TRAP).
-std::string site_text(const unsigned char *site) {
-  std::string text;
-  char byte[4];
-  for (int i = 0; i < XSDT_TEST_SITE_SIZE; ++i) {
-    std::snprintf(byte, sizeof byte, i ? " %02x" : "%02x", site[i]);
-    text += byte;
-  }
-  return text;
-}
+using usdt_test::find_site;
+using usdt_test::site_of;
+using usdt_test::site_text;
+using usdt_test::SiteFinder;
 
 // An exception from the caller's visitor stops at the C API's edge as
 // XSDT_ERR_INTERNAL with its reason, and leaves the runtime's lock free.

@@ -5,6 +5,8 @@
 // calls must trap, which the site bytes show.
 #include "xsdt/runtime.h"
 
+#include "usdt_test_support.h"
+
 #define XSDT_FLOAT_SUFFIX 1
 #include <xsdt/usdt.h>
 
@@ -22,26 +24,10 @@ XSDT_SEMAPHORE(rtjump, guarded);
 
 namespace {
 
-struct Hits {
-  std::atomic<int> count{0};
-  std::uint64_t bits[XSDT_MAX_ARGS] = {};
-  double dbl[XSDT_MAX_ARGS] = {};
-  int argc = -1;
-  int valid = 0;
-};
-
-void record(const xsdt_probe_info *, int argc, const xsdt_arg *args,
-            void *user) {
-  auto *h = static_cast<Hits *>(user);
-  h->argc = argc;
-  h->valid = 1;
-  for (int i = 0; i < argc; ++i) {
-    h->bits[i] = args[i].bits;
-    h->dbl[i] = args[i].as_double;
-    h->valid &= args[i].valid;
-  }
-  h->count.fetch_add(1);
-}
+using usdt_test::Hits;
+using usdt_test::record;
+using usdt_test::site_of;
+using usdt_test::site_text;
 
 __attribute__((noinline)) void fire_values(int a, unsigned char b, short c,
                                            long long d, double e,
@@ -104,37 +90,6 @@ __attribute__((noinline)) void fire_counter(long i) {
 
 __attribute__((noinline)) void fire_guarded(int i) {
   XSDT_PROBE_GUARDED(rtjump, guarded, i);
-}
-
-struct SiteFinder {
-  std::string want;
-  std::uintptr_t pc = 0;
-};
-
-std::uintptr_t site_of(const char *probe) {
-  SiteFinder f{probe};
-  xsdt_error err;
-  EXPECT_GT(xsdt_list(
-                [](const xsdt_probe_info *p, void *user) {
-                  auto *s = static_cast<SiteFinder *>(user);
-                  if (std::string(p->provider) + ":" + p->name == s->want)
-                    s->pc = p->pc;
-                },
-                &f, &err),
-            0)
-      << err.message;
-  return f.pc;
-}
-
-std::string site_text(std::uintptr_t pc) {
-  auto *site = reinterpret_cast<const unsigned char *>(pc);
-  std::string text;
-  char byte[4];
-  for (int i = 0; i < XSDT_TEST_SITE_SIZE; ++i) {
-    std::snprintf(byte, sizeof byte, i ? " %02x" : "%02x", site[i]);
-    text += byte;
-  }
-  return text;
 }
 
 TEST(UsdtJump, DecodesTheArgumentsTheSourcePassed) {
