@@ -95,6 +95,8 @@ try:
     # What libxsdt is built with beyond the cell's flags; the value oracle,
     # linked with it, takes them too (where its atomics are libxsdt's).
     runtime_cflags = " ".join(facts.fact("runtime_cflags", kind=list, default=[]))
+    fp_constraint = facts.fact("expect", "fp_register_constraint", default="")
+    narrow_vector_cpu = facts.fact("emulator_narrow_vector_cpu", default="")
 except arch_facts.ArchFactsError as error:
     lit_config.fatal(f"toolchain {params['toolchain']}: {error}")
 arch_json = facts.path
@@ -219,6 +221,10 @@ expect_cflags.append(f"-DEXPECT_TRAP_RACE_SIGNAL={trap_race_signal}")
 # sequence for STAP_PROBE_ASM's written text, quoted for the shell.
 expect_cflags.append(shlex.quote(f"-DEXPECT_STACK_POINTER_SPEC={stack_pointer_spec}"))
 expect_cflags += jump_nop_cflags
+# The asm constraint of a floating-point register, where the arch gives one:
+# -DEXPECT_FP_CONSTRAINT(v)='"+x"(v)', for tests that hold values there.
+if fp_constraint:
+    expect_cflags.append(shlex.quote(f'-DEXPECT_FP_CONSTRAINT(v)="+{fp_constraint}"(v)'))
 expect_cflags += [f"-DTRAIT_{trait.upper().replace('-', '_')}" for trait in traits]
 # %sys-sdt-cflags: SystemTap's <sys/sdt.h> (systemtap-sdt-dev), for tests
 # that build sys/sdt.h sites whatever the implementation under test.
@@ -431,6 +437,18 @@ run_limit = f" --limit {params['run_limit']}" if params.get("run_limit") else ""
 # each distinct command: the checks that read one run share it.
 config.substitutions.insert(
     0, ("%run", f"{tools}/run-once --log {phase_log} --memo {run_memo}{run_limit} -- {run}".strip()))
+# %run-narrow-vectors: the same under an emulated CPU without the arch's
+# wider vector state (arch.json emulator_narrow_vector_cpu: aarch64's
+# cortex-a72 has no SVE), so that code which picks its save area by the CPU
+# runs its other path too; feature emulator-narrow-vectors.
+if narrow_vector_cpu and toolchain["emulator"]:
+    emulator_program, _, emulator_args = toolchain["emulator"].partition(" ")
+    run_narrow = run.replace(toolchain["emulator"],
+                             f"{emulator_program} -cpu {narrow_vector_cpu} {emulator_args}", 1)
+    config.substitutions.insert(0, (
+        "%run-narrow-vectors",
+        f"{tools}/run-once --log {phase_log} --memo {run_memo}{run_limit} -- {run_narrow}"))
+    features.append("emulator-narrow-vectors")
 
 
 # Real consumers (conformance/consumers): %consumer NAME PROGRAM runs PROGRAM

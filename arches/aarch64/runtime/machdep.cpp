@@ -32,7 +32,4 @@ void flush_icache(void *addr, std::size_t n) {
   __builtin___clear_cache(p, p + n);
 }
 
-// No USDT jump mode yet: USDT sites trap.
-const UsdtJumpPort *usdt_jump_port() { return nullptr; }
-
 } // namespace xsdt::rt::machdep

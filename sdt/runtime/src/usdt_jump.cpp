@@ -112,7 +112,7 @@ bool can_write_branch() {
 
 bool usdt_site_can_jump(const SiteEncoding *encoding) {
   return machdep::usdt_jump_port() && encoding &&
-         encoding == isa::descriptor().usdt_site;
+         encoding == &isa::descriptor().usdt_site_encoding();
 }
 
 UsdtJumpCell *usdt_jump_cell(std::uintptr_t site,
@@ -132,7 +132,7 @@ UsdtJumpCell *usdt_jump_cell(std::uintptr_t site,
   cell->pc = site + isa::descriptor().trap_pc_offset;
   cell->run = run;
   const std::uintptr_t branch = site + port->branch_offset;
-  const std::uintptr_t resume = site + isa::descriptor().usdt_site->nop.size();
+  const std::uintptr_t resume = site + isa::descriptor().usdt_site_encoding().nop.size();
   unsigned char probe_jump[kMaxSiteBytes];
   if (!write_stub(*port, *cell, branch, resume) ||
       !isa::encode_jump(isa::first_encoding(), branch, cell->stub,

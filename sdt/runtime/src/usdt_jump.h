@@ -33,7 +33,8 @@ struct UsdtJumpCell {
 inline constexpr std::size_t kUsdtJumpCellPcOffset = 16;
 
 // Whether a USDT site holding `encoding` can jump in this libxsdt: the arch
-// has a port and the site is xsdt's own (the descriptor's usdt_site).
+// has a port and the site holds the arch's USDT site (usdt_site_encoding();
+// on x86-64 not sys/sdt.h's one-byte nop, on aarch64 the same nop).
 bool usdt_site_can_jump(const SiteEncoding *encoding);
 
 // Under api_lock(): the site's cell, with its stub written (the first time)
