@@ -10,7 +10,10 @@
 //   XSDT_TRACE_OUT      the fd of the pipe the agent writes messages to
 //   XSDT_TRACE_CONTROL  the fd whose end (EOF) tells the agent to stop
 //   XSDT_TRACE_OPTIONS  "bufsize=64k,switchrate=10,list=1", each optional
-// Messages are framed (agent_protocol.h).
+// Messages are framed (agent_protocol.h). A program that calls
+// xsdt_attach_listen() (xsdt/attach.h) can instead be attached by pid: its
+// libxsdt loads this library and calls xsdt_trace_agent_attach with the
+// command's connection, which carries the program and the options.
 #include "agent_protocol.h"
 #include "d_eval.h"
 #include "d_format.h"
@@ -31,9 +34,11 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <poll.h>
 #include <sstream>
 #include <string>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include <thread>
 #include <unistd.h>
@@ -53,7 +58,11 @@ void send(MessageKind kind, const std::string &payload) {
   const char *p = frame.data();
   std::size_t left = frame.size();
   while (left > 0) {
-    ssize_t n = write(g_out_fd, p, left);
+    // A socket's peer gone raises no SIGPIPE in the program (MSG_NOSIGNAL);
+    // a pipe's is written as a pipe.
+    ssize_t n = ::send(g_out_fd, p, left, MSG_NOSIGNAL);
+    if (n < 0 && errno == ENOTSOCK)
+      n = write(g_out_fd, p, left);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
@@ -211,11 +220,15 @@ struct Agent {
   std::atomic<bool> finished{false};
   int exit_status = 0;
   bool exit_asked = false;
+  bool any_probe = false;
+  // Set when the program's exit finished the session: its handle is left
+  // to the exit (an attach does not close it under the program's atexit).
+  bool program_exiting = false;
 
   std::string text; // output gathered during one drain
 };
 
-Agent *g_agent = nullptr;
+std::atomic<Agent *> g_agent{nullptr};
 
 const std::vector<int> &clauses_for(Agent &a, const xsdt_probedesc *probe) {
   if (probe->index >= a.clauses_of.size())
@@ -494,8 +507,11 @@ void drain_loop(Agent *a) {
 }
 
 void at_program_exit() {
-  if (g_agent)
-    finish(*g_agent);
+  if (Agent *a = g_agent) {
+    finish(*a);
+    std::lock_guard guard(a->lock);
+    a->program_exiting = true;
+  }
 }
 
 std::string option(const std::string &options, const std::string &name) {
@@ -507,6 +523,16 @@ std::string option(const std::string &options, const std::string &name) {
   return "";
 }
 
+// A session that cannot start: the preloaded start ends the program with
+// it (fail), an attach tells the tracer and leaves the program running.
+struct SessionError {
+  std::string message;
+};
+
+[[noreturn]] void refuse(const std::string &message) {
+  throw SessionError{message};
+}
+
 [[noreturn]] void fail(const std::string &message) {
   send(MessageKind::Error, message);
   // The program never starts its main(): the trace it was started for
@@ -514,7 +540,7 @@ std::string option(const std::string &options, const std::string &name) {
   _exit(kAgentFailedStatus);
 }
 
-void list_probes() {
+std::string listing() {
   std::string out;
   struct Lister {
     std::string *out;
@@ -532,7 +558,7 @@ void list_probes() {
       },
       &lister, &err);
   if (n < 0)
-    fail(std::string("listing the probes: ") + err.message);
+    refuse(std::string("listing the probes: ") + err.message);
   n = xsdt_sdt_list(
       [](const xsdt_sdt_probe_info *p, void *user) {
         auto *l = static_cast<Lister *>(user);
@@ -544,11 +570,80 @@ void list_probes() {
       },
       &lister, &err);
   if (n < 0)
-    fail(std::string("listing the SDT probes: ") + err.message);
-  send(MessageKind::Listing, out);
-  send(MessageKind::Done, "0");
-  _exit(0);
+    refuse(std::string("listing the SDT probes: ") + err.message);
+  return out;
 }
+
+// Parses the program, enables its probes, runs BEGIN and tells the command
+// it started. Throws SessionError with nothing left enabled.
+Agent *start_session(const std::string &source, const std::string &options,
+                     int control_fd) {
+  auto *a = new Agent;
+  try {
+    try {
+      a->program = parse_program(source, "program");
+    } catch (const ProgramError &e) {
+      refuse(e.what());
+    }
+    a->control_fd = control_fd;
+    if (std::string rate = option(options, "switchrate"); !rate.empty())
+      a->switchrate_ms = std::max(1, std::atoi(rate.c_str()));
+    a->module = program_name();
+    int error = 0;
+    a->handle = xsdt_open(XSDT_VERSION, &error);
+    if (!a->handle)
+      refuse(std::string("xsdt_open: ") + xsdt_errmsg(nullptr, error));
+    for (const char *name : {"bufsize", "nthreads"})
+      if (std::string value = option(options, name); !value.empty())
+        if (xsdt_setopt(a->handle, name, value.c_str()) != 0)
+          refuse(std::string("-x ") + name + "=" + value + ": " +
+                 xsdt_errmsg(a->handle, xsdt_errno(a->handle)));
+    a->descriptions_of.resize(a->program.clauses.size());
+    for (std::size_t c = 0; c < a->program.clauses.size(); ++c) {
+      for (const std::string &d : a->program.clauses[c].probes) {
+        if (a->program.is_special(d)) {
+          a->descriptions_of[c].push_back(-1);
+          continue;
+        }
+        xsdt::rt::ProbeDescription description;
+        if (const char *why =
+                xsdt::rt::parse_probe_description(d.c_str(), &description))
+          refuse("probe description " + d + ": " + why);
+        a->descriptions.push_back(description);
+        a->descriptions_of[c].push_back(
+            static_cast<int>(a->descriptions.size()) - 1);
+        if (xsdt_enable_probes(a->handle, d.c_str(), XSDT_MODE_AUTO) < 0)
+          refuse("probe description " + d + " (line " +
+                 std::to_string(a->program.clauses[c].loc.line) +
+                 "): " + xsdt_errmsg(a->handle, xsdt_errno(a->handle)));
+      }
+    }
+    a->aggregations.resize(a->program.aggregations.size());
+    a->printed.assign(a->program.aggregations.size(), false);
+    a->any_probe = !a->descriptions.empty();
+    if (a->any_probe && xsdt_go(a->handle) != 0)
+      refuse(std::string("enabling the probes: ") +
+             xsdt_errmsg(a->handle, xsdt_errno(a->handle)));
+  } catch (const SessionError &) {
+    if (a->handle)
+      xsdt_close(a->handle); // disables whatever was enabled
+    delete a;
+    throw;
+  }
+  g_agent = a;
+  {
+    std::lock_guard guard(a->lock);
+    run_special(*a, "BEGIN");
+    flush_text(*a);
+  }
+  send(MessageKind::Started, std::to_string(getpid()));
+  static std::once_flag at_exit;
+  std::call_once(at_exit, [] { std::atexit(at_program_exit); });
+  return a;
+}
+
+// exit() in BEGIN, or nothing to trace: done before any hit.
+bool over_at_start(const Agent &a) { return a.exit_asked || !a.any_probe; }
 
 } // namespace
 } // namespace xsdt::trace
@@ -568,78 +663,86 @@ extern "C" void xsdt_trace_agent_start() {
   // their own on the same pipe.
   unsetenv("LD_PRELOAD");
   unsetenv("XSDT_TRACE_OUT");
-  if (option(options, "list") == "1")
-    list_probes();
-  const char *path = std::getenv("XSDT_TRACE_PROGRAM");
-  std::ifstream file(path ? path : "");
-  if (!file)
-    fail("cannot read the program (XSDT_TRACE_PROGRAM)");
-  std::stringstream source;
-  source << file.rdbuf();
-  auto *a = new Agent;
-  try {
-    a->program = parse_program(source.str(), "program");
-  } catch (const ProgramError &e) {
-    fail(e.what());
-  }
+  int control_fd = -1;
   if (const char *control = std::getenv("XSDT_TRACE_CONTROL"))
-    a->control_fd = std::atoi(control);
+    control_fd = std::atoi(control);
   // The program's own exec'd children must not hold the pipes open: the
   // command would wait for their end, and a child could write to it.
-  for (int fd : {g_out_fd, a->control_fd})
+  for (int fd : {g_out_fd, control_fd})
     if (fd >= 0)
       fcntl(fd, F_SETFD, FD_CLOEXEC);
-  if (std::string rate = option(options, "switchrate"); !rate.empty())
-    a->switchrate_ms = std::max(1, std::atoi(rate.c_str()));
-  a->module = program_name();
-  int error = 0;
-  a->handle = xsdt_open(XSDT_VERSION, &error);
-  if (!a->handle)
-    fail(std::string("xsdt_open: ") + xsdt_errmsg(nullptr, error));
-  for (const char *name : {"bufsize", "nthreads"})
-    if (std::string value = option(options, name); !value.empty())
-      if (xsdt_setopt(a->handle, name, value.c_str()) != 0)
-        fail(std::string("-x ") + name + "=" + value + ": " +
-             xsdt_errmsg(a->handle, xsdt_errno(a->handle)));
-  a->descriptions_of.resize(a->program.clauses.size());
-  for (std::size_t c = 0; c < a->program.clauses.size(); ++c) {
-    for (const std::string &d : a->program.clauses[c].probes) {
-      if (a->program.is_special(d)) {
-        a->descriptions_of[c].push_back(-1);
-        continue;
-      }
-      xsdt::rt::ProbeDescription description;
-      if (const char *why =
-              xsdt::rt::parse_probe_description(d.c_str(), &description))
-        fail("probe description " + d + ": " + why);
-      a->descriptions.push_back(description);
-      a->descriptions_of[c].push_back(static_cast<int>(a->descriptions.size()) -
-                                      1);
-      if (xsdt_enable_probes(a->handle, d.c_str(), XSDT_MODE_AUTO) < 0)
-        fail("probe description " + d + " (line " +
-             std::to_string(a->program.clauses[c].loc.line) +
-             "): " + xsdt_errmsg(a->handle, xsdt_errno(a->handle)));
+  Agent *a = nullptr;
+  try {
+    if (option(options, "list") == "1") {
+      send(MessageKind::Listing, listing());
+      send(MessageKind::Done, "0");
+      _exit(0);
     }
+    const char *path = std::getenv("XSDT_TRACE_PROGRAM");
+    std::ifstream file(path ? path : "");
+    if (!file)
+      refuse("cannot read the program (XSDT_TRACE_PROGRAM)");
+    std::stringstream source;
+    source << file.rdbuf();
+    a = start_session(source.str(), options, control_fd);
+  } catch (const SessionError &e) {
+    fail(e.message);
   }
-  a->aggregations.resize(a->program.aggregations.size());
-  a->printed.assign(a->program.aggregations.size(), false);
-  bool any_probe = !a->descriptions.empty();
-  if (any_probe && xsdt_go(a->handle) != 0)
-    fail(std::string("enabling the probes: ") +
-         xsdt_errmsg(a->handle, xsdt_errno(a->handle)));
-  g_agent = a;
-  {
-    std::lock_guard guard(a->lock);
-    run_special(*a, "BEGIN");
-    flush_text(*a);
-  }
-  send(MessageKind::Started, std::to_string(getpid()));
-  std::atexit(at_program_exit);
-  if (a->exit_asked || !any_probe) {
-    // exit() in BEGIN, or nothing to trace: done before main() runs.
+  if (over_at_start(*a)) {
     finish(*a);
     return;
   }
   defer_interrupt();
   std::thread(drain_loop, a).detach();
+}
+
+// An attach by pid (xsdt/attach.h: libxsdt's listener loaded this library
+// into a program that listens): the same session over the connection,
+// which is also the control (its end stops the trace). The program runs on
+// when the session ends; its probes are disabled then.
+extern "C" int xsdt_trace_agent_attach(int fd) {
+  using namespace xsdt::trace;
+  std::string buffer;
+  std::optional<Message> first;
+  while (!(first = take_message(&buffer))) {
+    char chunk[4096];
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return -1; // the command went away before asking anything
+    buffer.append(chunk, static_cast<std::size_t>(n));
+  }
+  g_out_fd = fd;
+  int status = 0;
+  try {
+    if (first->kind != MessageKind::Program)
+      refuse("the command sent no program");
+    const std::string &payload = first->payload;
+    const std::size_t newline = payload.find('\n');
+    const std::string options = payload.substr(0, newline);
+    const std::string source =
+        newline == std::string::npos ? "" : payload.substr(newline + 1);
+    if (option(options, "list") == "1") {
+      send(MessageKind::Listing, listing());
+      send(MessageKind::Done, "0");
+    } else {
+      Agent *a = start_session(source, options, fd);
+      if (over_at_start(*a))
+        finish(*a);
+      else
+        drain_loop(a);
+      std::lock_guard guard(a->lock);
+      if (!a->program_exiting) {
+        g_agent = nullptr;
+        xsdt_close(a->handle); // the probes are disabled again
+        a->handle = nullptr;
+      }
+    }
+  } catch (const SessionError &e) {
+    send(MessageKind::Error, e.message);
+    status = -1;
+  }
+  g_out_fd = -1;
+  return status;
 }

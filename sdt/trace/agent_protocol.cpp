@@ -30,6 +30,7 @@ std::optional<Message> take_message(std::string *buffer) {
   case MessageKind::Warning:
   case MessageKind::Error:
   case MessageKind::Done:
+  case MessageKind::Program:
     return m;
   }
   return Message{MessageKind::Error,

@@ -1,6 +1,7 @@
 // The messages between xsdt-trace's agent (in the traced program) and the
 // command: a kind byte, the payload's length (4 bytes, little-endian) and
-// the payload, over a pipe.
+// the payload, over a pipe (a started program) or a Unix socket (an
+// attach by pid, where the command sends the Program first).
 #ifndef XSDT_TRACE_AGENT_PROTOCOL_H
 #define XSDT_TRACE_AGENT_PROTOCOL_H
 
@@ -17,6 +18,7 @@ enum class MessageKind : char {
   Warning = 'W', // drops, failed hits: printed on stderr
   Error = 'E',   // the trace cannot run; the agent ends the program
   Done = 'D',    // the trace is over; payload: "STATUS" or "STATUS exit"
+  Program = 'P', // command to agent, attach: the options, '\n', the D text
 };
 
 // The exit status of a program whose agent could not start the trace.

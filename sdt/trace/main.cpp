@@ -7,10 +7,14 @@
 #include "launch.h"
 #include "shell_words.h"
 
+#include <xsdt/attach.h>
+
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
+#include <climits>
 #include <csignal>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -19,6 +23,8 @@
 #include <poll.h>
 #include <sstream>
 #include <string>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -65,6 +71,7 @@ struct Options {
   std::vector<std::string> programs; // -n
   std::string script;                // -s
   std::string command;               // -c
+  int pid = 0;                       // -p
   std::string output;                // -o
   std::vector<std::string> settings; // -x
   bool list = false, quiet = false;
@@ -102,6 +109,82 @@ std::string agent_options(const Options &o) {
   return out.empty() ? "" : out.substr(1);
 }
 
+// What the agent said over a session.
+struct Outcome {
+  bool failed = false, done = false, started = false, exit_action = false;
+  int exit_status = 0;
+};
+
+// Reads the agent's messages from fd until it is done (when `stop_on_done`
+// or interrupted) or the channel ends; the first ^C calls `stop` once.
+template <typename Stop>
+Outcome receive(int fd, std::ostream *out, bool stop_on_done, Stop stop) {
+  Outcome o;
+  std::string buffer;
+  bool stop_sent = false;
+  for (;;) {
+    if (g_interrupted && !stop_sent) {
+      stop(); // the agent stops, runs END and prints
+      stop_sent = true;
+    }
+    pollfd p{fd, POLLIN, 0};
+    int ready = poll(&p, 1, 100);
+    if (ready <= 0)
+      continue; // a timeout, or EINTR
+    char chunk[65536];
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    buffer.append(chunk, static_cast<std::size_t>(n));
+    while (auto m = take_message(&buffer)) {
+      switch (m->kind) {
+      case MessageKind::Started:
+        o.started = true;
+        break;
+      case MessageKind::Output:
+      case MessageKind::Listing:
+        *out << m->payload;
+        out->flush();
+        break;
+      case MessageKind::Warning:
+        std::cerr << "xsdt-trace: warning: " << m->payload << "\n";
+        break;
+      case MessageKind::Error:
+      case MessageKind::Program: // never sent by an agent
+        std::cerr << "xsdt-trace: error: " << m->payload << "\n";
+        o.failed = true;
+        break;
+      case MessageKind::Done:
+        o.done = true;
+        o.exit_status = std::atoi(m->payload.c_str());
+        o.exit_action = m->payload.find("exit") != std::string::npos;
+        break;
+      }
+    }
+    if (o.done && (stop_on_done || o.exit_action || g_interrupted))
+      break; // the trace is over; the program need not be waited for
+  }
+  return o;
+}
+
+int attach(const Options &o, const std::string &source, std::ostream *out,
+           const char *argv0);
+
+// The trace's output: -o FILE (opened into *file), else stdout; null, said
+// on stderr, when FILE cannot be written.
+std::ostream *open_output(const Options &o, std::ofstream *file) {
+  if (o.output.empty())
+    return &std::cout;
+  file->open(o.output);
+  if (!*file) {
+    std::cerr << "xsdt-trace: cannot write " << o.output << "\n";
+    return nullptr;
+  }
+  return file;
+}
+
 int run(const Options &o, const char *argv0) {
   std::string source, source_name = "-n";
   if (!o.script.empty()) {
@@ -130,6 +213,11 @@ int run(const Options &o, const char *argv0) {
       return 2;
     }
   }
+  if (o.pid > 0) {
+    std::ofstream file;
+    std::ostream *out = open_output(o, &file);
+    return out ? attach(o, source, out, argv0) : 2;
+  }
   std::vector<std::string> words;
   try {
     words = dtrace::split_shell_words(o.command);
@@ -157,16 +245,11 @@ int run(const Options &o, const char *argv0) {
     return 2;
   }
   close(program_fd);
-  std::ostream *out = &std::cout;
   std::ofstream file;
-  if (!o.output.empty()) {
-    file.open(o.output);
-    if (!file) {
-      std::cerr << "xsdt-trace: cannot write " << o.output << "\n";
-      unlink(program_path);
-      return 2;
-    }
-    out = &file;
+  std::ostream *out = open_output(o, &file);
+  if (!out) {
+    unlink(program_path);
+    return 2;
   }
   int messages[2], control[2];
   if (pipe(messages) != 0 || pipe(control) != 0) {
@@ -207,61 +290,17 @@ int run(const Options &o, const char *argv0) {
   sigaction(SIGINT, &interrupt, nullptr);
   sigaction(SIGTERM, &interrupt, nullptr);
 
-  std::string buffer;
-  bool failed = false, done = false, started = false, stop_sent = false;
-  int exit_status = 0;
-  bool exit_action = false;
   if (o.list)
     *out << "PROVIDER\tMODULE\tNAME\tARGUMENTS\n";
-  for (;;) {
-    if (g_interrupted && !stop_sent) {
-      close(control[1]); // the agent stops, runs END and prints
-      stop_sent = true;
-    }
-    pollfd p{messages[0], POLLIN, 0};
-    int ready = poll(&p, 1, 100);
-    if (ready < 0 && errno == EINTR)
-      continue;
-    if (ready <= 0)
-      continue;
-    char chunk[65536];
-    ssize_t n = read(messages[0], chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;
-    buffer.append(chunk, static_cast<std::size_t>(n));
-    while (auto m = take_message(&buffer)) {
-      switch (m->kind) {
-      case MessageKind::Started:
-        started = true;
-        break;
-      case MessageKind::Output:
-      case MessageKind::Listing:
-        *out << m->payload;
-        out->flush();
-        break;
-      case MessageKind::Warning:
-        std::cerr << "xsdt-trace: warning: " << m->payload << "\n";
-        break;
-      case MessageKind::Error:
-        std::cerr << "xsdt-trace: error: " << m->payload << "\n";
-        failed = true;
-        break;
-      case MessageKind::Done:
-        done = true;
-        exit_status = std::atoi(m->payload.c_str());
-        exit_action = m->payload.find("exit") != std::string::npos;
-        break;
-      }
-    }
-    if (done && (exit_action || g_interrupted))
-      break; // the trace is over; the program need not be waited for
-  }
+  bool stop_sent = false;
+  const Outcome r = receive(messages[0], out, false, [&] {
+    close(control[1]);
+    stop_sent = true;
+  });
   unlink(program_path);
   if (!stop_sent)
     close(control[1]);
-  if (done && (exit_action || g_interrupted))
+  if (r.done && (r.exit_action || g_interrupted))
     kill(child, SIGTERM); // exit() or ^C ends the trace and the program
   int status = 0;
   while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
@@ -274,16 +313,99 @@ int run(const Options &o, const char *argv0) {
       std::cerr << "xsdt-trace: pid " << child << " was killed by signal "
                 << WTERMSIG(status) << "\n";
   }
-  if (failed)
+  if (r.failed)
     return 1;
-  if (!done) {
+  if (!r.done) {
     std::cerr << "xsdt-trace: error: the program ended before its agent "
-              << (started ? "finished the trace"
-                          : "started (is it dynamically linked?)")
+              << (r.started ? "finished the trace"
+                            : "started (is it dynamically linked?)")
               << "\n";
     return 1;
   }
-  return exit_action ? exit_status : 0;
+  return r.exit_action ? r.exit_status : 0;
+}
+
+// -p PID: connects to the program's attach socket (xsdt/attach.h), names
+// the agent library for libxsdt to load, and runs the session over the
+// connection. The program is never stopped or killed: ^C, exit() or its
+// own end finish the trace, and its probes are disabled again.
+int attach(const Options &o, const std::string &source, std::ostream *out,
+           const char *argv0) {
+  const std::string who = "xsdt-trace: pid " + std::to_string(o.pid);
+  if (kill(o.pid, 0) != 0 && errno == ESRCH) {
+    std::cerr << who << ": no such process\n";
+    return 2;
+  }
+  AgentPlaces places = agent_places(argv0);
+  const std::string agent =
+      places.from_env.empty() ? places.host_agent : places.from_env;
+  if (agent.empty()) {
+    std::cerr << "xsdt-trace: no agent library (libxsdt-trace-agent.so) "
+                 "beside the command or in its prefix; set XSDT_TRACE_AGENT\n";
+    return 2;
+  }
+  char resolved[PATH_MAX];
+  const std::string agent_path =
+      realpath(agent.c_str(), resolved) ? resolved : agent;
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  const std::string name = XSDT_ATTACH_SOCKET_PREFIX + std::to_string(o.pid);
+  std::memcpy(addr.sun_path + 1, name.data(), name.size());
+  const auto size =
+      static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  if (fd < 0 || connect(fd, reinterpret_cast<sockaddr *>(&addr), size) != 0) {
+    std::cerr << who << ": no xsdt attach socket (@" << name
+              << "): the program must call xsdt_attach_listen() ("
+              << std::strerror(errno) << ")\n";
+    return 2;
+  }
+  std::string request = agent_path + "\n";
+  std::string answer;
+  char c;
+  if (write(fd, request.data(), request.size()) !=
+      static_cast<ssize_t>(request.size())) {
+    std::cerr << who << ": the attach socket closed\n";
+    return 1;
+  }
+  while (read(fd, &c, 1) == 1 && c != '\n')
+    answer += c;
+  if (answer != "ok") {
+    std::cerr << who << ": "
+              << (answer.empty() ? "the program closed the attach socket"
+                                 : answer)
+              << "\n";
+    return 1;
+  }
+  std::string options = agent_options(o);
+  if (o.list)
+    options += options.empty() ? "list=1" : ",list=1";
+  const std::string program =
+      encode_message(MessageKind::Program, options + "\n" + source);
+  if (write(fd, program.data(), program.size()) !=
+      static_cast<ssize_t>(program.size())) {
+    std::cerr << who << ": the attach socket closed\n";
+    return 1;
+  }
+  struct sigaction interrupt {};
+  interrupt.sa_handler = on_interrupt;
+  sigaction(SIGINT, &interrupt, nullptr);
+  sigaction(SIGTERM, &interrupt, nullptr);
+  if (o.list)
+    *out << "PROVIDER\tMODULE\tNAME\tARGUMENTS\n";
+  const Outcome r = receive(fd, out, true, [fd] { shutdown(fd, SHUT_WR); });
+  close(fd);
+  if (r.failed)
+    return 1;
+  if (!r.done) {
+    std::cerr << who
+              << ": the program ended before its agent finished the "
+                 "trace\n";
+    return 1;
+  }
+  if (!o.quiet && !o.list)
+    std::cerr << who << ": detached\n";
+  return r.exit_action ? r.exit_status : 0;
 }
 
 } // namespace
@@ -297,13 +419,23 @@ int main(int argc, char **argv) {
   app.add_option("-n", o.programs,
                  "a D program (repeatable: the clauses of all)");
   app.add_option("-s", o.script, "a D program file")->check(CLI::ExistingFile);
-  app.add_option("-c", o.command, "the command to run and trace")->required();
+  auto *command =
+      app.add_option("-c", o.command, "the command to run and trace");
+  auto *pid = app.add_option("-p", o.pid,
+                             "trace the running program PID (it calls "
+                             "xsdt_attach_listen())");
+  command->excludes(pid);
+
   app.add_flag("-l", o.list,
                "list the probes of the command's program and exit");
   app.add_option("-o", o.output, "write the trace's output to FILE");
   app.add_flag("-q", o.quiet, "print only what the program's actions print");
   app.add_option("-x", o.settings, "bufsize=SIZE, nthreads=N, switchrate=RATE");
   CLI11_PARSE(app, argc, argv);
+  if (command->count() + pid->count() != 1) {
+    std::cerr << "xsdt-trace: give -c COMMAND or -p PID\n" << app.help();
+    return 2;
+  }
   try {
     return xsdt::trace::run(o, argv[0]);
   } catch (const CLI::ValidationError &e) {

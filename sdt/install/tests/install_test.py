@@ -184,7 +184,7 @@ def cmd_trace(source, prefix, work, arch):
 
 
 def cmd_exports(library, include, mapfile):
-    headers = ["xsdt/runtime.h", "xsdt/sdt-runtime.h", "xsdt/consumer.h",
+    headers = ["xsdt/runtime.h", "xsdt/sdt-runtime.h", "xsdt/consumer.h", "xsdt/attach.h",
                "xsdt/sdt.h"]
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "all.c")

@@ -8,6 +8,7 @@
 #   cc        the host's C compiler
 #   llvm_bin  the directory holding FileCheck and not
 #   arch      the host's arches/ directory (its probe header)
+#   runtime   libxsdt.a for the host (programs that link it: attach.test)
 import os
 import shutil
 import sys
@@ -23,7 +24,7 @@ config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.abspath(os.path.join(config.test_source_root, "..", "..", "..", ".."))
 
 params = lit_config.params
-for required in ("trace", "cc", "llvm_bin", "arch"):
+for required in ("trace", "cc", "llvm_bin", "arch", "runtime"):
     if required not in params:
         lit_config.fatal(f"missing --param {required}=...; ctest runs this suite "
                          "(ctest -R trace.lit)")
@@ -39,4 +40,7 @@ config.substitutions += [
     ("%python", sys.executable),
     ("%trace", params["trace"]),
     ("%cc-probes", f"{params['cc']} -O2 -Wall -Wextra -Werror -std=gnu99 {includes}"),
+    # A program that links libxsdt: its include directory, the archive last.
+    ("%libxsdt", f"{params['runtime']} -lstdc++ -lpthread"),
+    ("%runtime-include", f"-I{repo}/sdt/runtime/include"),
 ]
