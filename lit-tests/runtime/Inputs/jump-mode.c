@@ -14,14 +14,16 @@
 #error "an arch with usdt-jump-mode gives expect.fp_register_constraint"
 #endif
 
-static int hits, last_argc;
-static uint64_t last_bits[8];
-static double last_double[8];
+/* volatile: the handler runs from a trap or a stub the compiler does not
+ * see, so it must not take these for unchanged across a site. */
+static volatile int hits, last_argc;
+static volatile uint64_t last_bits[8];
+static volatile double last_double[8];
 
 static void record(const xsdt_probe_info *p, int argc, const xsdt_arg *a,
                    void *u) {
   (void)p, (void)u;
-  __atomic_fetch_add(&hits, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add((int *)&hits, 1, __ATOMIC_RELAXED);
   last_argc = argc;
   for (int i = 0; i < argc && i < 8; ++i) {
     last_bits[i] = a[i].bits;
@@ -71,16 +73,14 @@ __attribute__((noinline)) double vectors_live(double x) {
   return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h;
 }
 
-/* Eight longs held in general registers across the site. */
+/* Four longs held in general registers across the site (four: i386 has
+ * no more to spare around the site's own operands). */
 __attribute__((noinline)) long generals_live(long x) {
-  long a = x + 1, b = x + 2, c = x + 3, d = x + 4, e = x + 5, f = x + 6,
-       g = x + 7, h = x + 8;
-  __asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e), "+r"(f),
-                   "+r"(g), "+r"(h));
+  long a = x + 1, b = x + 2, c = x + 3, d = x + 4;
+  __asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d));
   XSDT_PROBE(jmode, generals, x);
-  __asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e), "+r"(f),
-                   "+r"(g), "+r"(h));
-  return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h;
+  __asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d));
+  return a + 2 * b + 3 * c + 4 * d;
 }
 
 /* A leaf whose locals may live below the stack pointer (the red zone,
@@ -96,6 +96,7 @@ __attribute__((noinline)) long leaf_sum(long a, long b) {
   return sum;
 }
 
+#ifndef TRAIT_QEMU_THREAD_HANG
 #define THREADS 3
 #define ITERATIONS 20000
 static void *worker(void *arg) {
@@ -104,6 +105,7 @@ static void *worker(void *arg) {
     fire_counter(i);
   return NULL;
 }
+#endif
 
 /* The site's bytes while enabled: the branch where the arch jumps, else
  * the trap. */
@@ -152,7 +154,8 @@ int main(void) {
   RT_CHECK(hits == 1);
 
   /* Registers the interrupted code holds come back unchanged. 222 * x is
-   * the sum of k * (k + 0.5) * x for k = 1..8, exact for x = 2. */
+   * the sum of k * (k + 0.5) * x for k = 1..8, exact for x = 2; 10 * x + 30
+   * the sum of k * (x + k) for k = 1..4. */
   RT_EXPECT_RESULT(xsdt_enable_jump("jmode:vectors", clobber, NULL, &err), 1,
                    &err);
   RT_EXPECT_RESULT(xsdt_enable_jump("jmode:generals", clobber, NULL, &err), 1,
@@ -163,8 +166,13 @@ int main(void) {
   double vsum = vectors_live(2.0);
   long gsum = generals_live(100);
   long lsum = leaf_sum(3, 5);
+  /* qemu-i386 7.2 loses the x87 stack across any signal handler (a bare
+   * int3 and a SIGTRAP handler doing FP arithmetic give 0 for 444, without
+   * xsdt): the trap-mode check of FP values cannot hold there. */
+#ifndef TRAIT_QEMU_X87_SIGNAL_STATE
   RT_CHECK(vsum == 444.0);
-  RT_CHECK(gsum == 36 * 100 + 204);
+#endif
+  RT_CHECK(gsum == 10 * 100 + 30);
   RT_CHECK(lsum == 3 * 66 + 12 * 5);
   RT_CHECK(hits == 3);
   RT_CHECK((int64_t)last_bits[0] == 3 && (int64_t)last_bits[1] == 5);

@@ -21,7 +21,9 @@
 
 namespace {
 
-std::atomic<bool> g_listening{false};
+// A word, not a bool: riscv64's gcc has no inline 1-byte exchange, and
+// libxsdt links no libatomic.
+std::atomic<int> g_listening{0};
 
 void reply(int fd, const std::string &line) {
   const char *p = line.data();
@@ -105,11 +107,11 @@ void *listen_loop(void *arg) {
 extern "C" int xsdt_attach_listen(xsdt_error *err) {
   using xsdt::rt::fail;
   xsdt::rt::clear(err);
-  if (g_listening.exchange(true))
+  if (g_listening.exchange(1))
     return 0;
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) {
-    g_listening = false;
+    g_listening = 0;
     return fail(err, XSDT_ERR_INTERNAL, "attach: socket: %s",
                 std::strerror(errno));
   }
@@ -125,7 +127,7 @@ extern "C" int xsdt_attach_listen(xsdt_error *err) {
       listen(fd, 4) != 0) {
     int saved = errno;
     close(fd);
-    g_listening = false;
+    g_listening = 0;
     return fail(err, XSDT_ERR_INTERNAL, "attach: @%s: %s", addr.sun_path + 1,
                 std::strerror(saved));
   }
@@ -134,7 +136,7 @@ extern "C" int xsdt_attach_listen(xsdt_error *err) {
                                reinterpret_cast<void *>(std::intptr_t{fd}));
   if (started != 0) {
     close(fd);
-    g_listening = false;
+    g_listening = 0;
     return fail(err, XSDT_ERR_INTERNAL, "attach: pthread_create: %s",
                 std::strerror(started));
   }
