@@ -1,5 +1,6 @@
 // The evaluator. compile_arg() does every check once, at enable time, so
-// that evaluate() is a handful of shifts and at most one memory read.
+// that evaluate() (argeval.h, inline in the hit paths) is a handful of
+// shifts and at most one memory read, the one part kept here.
 #include "xsdt/argeval.h"
 #include "xsdt/arch_port.h"
 
@@ -40,10 +41,6 @@ std::string register_problem(const RegisterInfo &reg) {
       reg.bit_offset + reg.bit_width > 64)
     return "register " + reg.name + " has an unusable bit range";
   return {};
-}
-
-std::uint64_t low_bytes(std::uint64_t v, unsigned size) {
-  return size >= 8 ? v : v & ((std::uint64_t{1} << (size * 8)) - 1);
 }
 
 std::uint64_t register_field(const RegisterFile &regs, int reg,
@@ -141,89 +138,35 @@ Parsed<CompiledArg> compile_arg(const ArgLocation &loc, Arch arch) {
   return compile_error(loc, "unknown location kind");
 }
 
-void extend_value(const CompiledArg &arg, std::uint64_t raw,
-                  EvalValue *out) noexcept {
-  unsigned size = arg.size;
-  std::uint64_t v = low_bytes(raw, size);
-  if (arg.is_float) {
-    out->bits = v;
-    if (size == 4) {
-      std::uint32_t b32 = static_cast<std::uint32_t>(v);
-      float f;
-      std::memcpy(&f, &b32, sizeof f);
-      out->as_double = f;
-    } else {
-      double d;
-      std::memcpy(&d, &v, sizeof d);
-      out->as_double = d;
+bool read_memory_operand(const CompiledArg &arg, const RegisterFile &regs,
+                         MemoryReader read, std::uint64_t *raw) noexcept {
+  std::uint64_t addr = register_field(regs, arg.base_reg, arg.base_bit_offset,
+                                      arg.base_bit_width) +
+                       static_cast<std::uint64_t>(arg.displacement);
+  if (arg.index_reg >= 0) {
+    std::uint64_t index =
+        register_field(regs, arg.index_reg, 0, arg.index_bit_width);
+    // `[x1, w2, sxtw #2]`: a negative w2 moves the address down.
+    if (arg.index_signed && arg.index_bit_width > 0 &&
+        arg.index_bit_width < 64) {
+      const std::uint64_t sign = std::uint64_t{1} << (arg.index_bit_width - 1);
+      index = (index ^ sign) - sign;
     }
-    return;
+    addr += index * arg.scale;
   }
-  if (arg.is_signed && size < 8) {
-    std::uint64_t sign = std::uint64_t{1} << (size * 8 - 1);
-    v = (v ^ sign) - sign; // two's-complement sign extension
+  if (arg.address32)
+    addr &= 0xffffffffu;
+  if (!read.read)
+    return false;
+  unsigned char buf[8] = {};
+  if (!read.read(read.ctx, addr, buf, arg.size))
+    return false;
+  std::uint64_t value = 0;
+  for (unsigned i = 0; i < arg.size; ++i) {
+    const unsigned significance = arg.big_endian ? arg.size - 1 - i : i;
+    value |= std::uint64_t{buf[i]} << (8 * significance);
   }
-  out->bits = v;
-  out->as_double = arg.is_signed
-                       ? static_cast<double>(static_cast<std::int64_t>(v))
-                       : static_cast<double>(v);
-}
-
-bool evaluate(const CompiledArg &arg, const RegisterFile &regs,
-              MemoryReader read, EvalValue *out) noexcept {
-  if (arg.size != 1 && arg.size != 2 && arg.size != 4 && arg.size != 8)
-    return false;
-  if (arg.base_reg >= kRegisterFileSize || arg.index_reg >= kRegisterFileSize)
-    return false;
-  // Shifting a register by 64 or more is undefined; compile_arg never
-  // makes such an offset, but the table may come from elsewhere.
-  if (arg.base_bit_offset >= 64)
-    return false;
-  std::uint64_t raw = 0;
-  switch (arg.kind) {
-  case CompiledKind::Immediate:
-    raw = static_cast<std::uint64_t>(arg.immediate);
-    break;
-  case CompiledKind::Register:
-    if (arg.base_reg < 0)
-      return false;
-    // The containing register from the sub-register's offset, truncated to
-    // the spec's size below (gdb's i386 widening, libbpf's bit shifts).
-    raw = regs.regs[arg.base_reg] >> arg.base_bit_offset;
-    break;
-  case CompiledKind::Memory: {
-    std::uint64_t addr = register_field(regs, arg.base_reg, arg.base_bit_offset,
-                                        arg.base_bit_width) +
-                         static_cast<std::uint64_t>(arg.displacement);
-    if (arg.index_reg >= 0) {
-      std::uint64_t index =
-          register_field(regs, arg.index_reg, 0, arg.index_bit_width);
-      // `[x1, w2, sxtw #2]`: a negative w2 moves the address down.
-      if (arg.index_signed && arg.index_bit_width > 0 &&
-          arg.index_bit_width < 64) {
-        const std::uint64_t sign = std::uint64_t{1}
-                                   << (arg.index_bit_width - 1);
-        index = (index ^ sign) - sign;
-      }
-      addr += index * arg.scale;
-    }
-    if (arg.address32)
-      addr &= 0xffffffffu;
-    if (!read.read)
-      return false;
-    unsigned char buf[8] = {};
-    if (!read.read(read.ctx, addr, buf, arg.size))
-      return false;
-    for (unsigned i = 0; i < arg.size; ++i) {
-      const unsigned significance = arg.big_endian ? arg.size - 1 - i : i;
-      raw |= std::uint64_t{buf[i]} << (8 * significance);
-    }
-    break;
-  }
-  default:
-    return false;
-  }
-  extend_value(arg, raw, out);
+  *raw = value;
   return true;
 }
 

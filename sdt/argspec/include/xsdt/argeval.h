@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace xsdt {
 
@@ -72,15 +73,80 @@ Parsed<CompiledArg> compile_arg(const ArgLocation &loc, Arch arch);
 
 // Extends the low `size` bytes of raw per sign/float, filling *out. Used by
 // evaluate() and handy for values obtained elsewhere.
-void extend_value(const CompiledArg &arg, std::uint64_t raw,
-                  EvalValue *out) noexcept;
+inline void extend_value(const CompiledArg &arg, std::uint64_t raw,
+                         EvalValue *out) noexcept {
+  const unsigned size = arg.size;
+  std::uint64_t v =
+      size >= 8 ? raw : raw & ((std::uint64_t{1} << (size * 8)) - 1);
+  if (arg.is_float) {
+    out->bits = v;
+    if (size == 4) {
+      const std::uint32_t b32 = static_cast<std::uint32_t>(v);
+      float f;
+      std::memcpy(&f, &b32, sizeof f);
+      out->as_double = f;
+    } else {
+      double d;
+      std::memcpy(&d, &v, sizeof d);
+      out->as_double = d;
+    }
+    return;
+  }
+  if (arg.is_signed && size < 8) {
+    const std::uint64_t sign = std::uint64_t{1} << (size * 8 - 1);
+    v = (v ^ sign) - sign; // two's-complement sign extension
+  }
+  out->bits = v;
+  out->as_double = arg.is_signed
+                       ? static_cast<double>(static_cast<std::int64_t>(v))
+                       : static_cast<double>(v);
+}
+
+// A memory operand's `size` bytes, in the arch's order, at the address its
+// registers and displacement give; false when the read fails. Out of line:
+// the one part of evaluate() that is not a few shifts.
+bool read_memory_operand(const CompiledArg &arg, const RegisterFile &regs,
+                         MemoryReader read, std::uint64_t *raw) noexcept;
 
 // False (and *out untouched) when a memory read fails or arg is malformed.
 // Register values follow gdb and libbpf: the named register's containing
 // register is read, shifted by the sub-register's bit offset and truncated
 // to the spec's size (so on i386 `-4@%ax` reads all of %eax, as gdb does).
-bool evaluate(const CompiledArg &arg, const RegisterFile &regs,
-              MemoryReader read, EvalValue *out) noexcept;
+// Inline, so that a hit decodes its register and constant arguments
+// without a call each.
+inline bool evaluate(const CompiledArg &arg, const RegisterFile &regs,
+                     MemoryReader read, EvalValue *out) noexcept {
+  if (arg.size != 1 && arg.size != 2 && arg.size != 4 && arg.size != 8)
+    return false;
+  if (arg.base_reg >= kRegisterFileSize || arg.index_reg >= kRegisterFileSize)
+    return false;
+  // Shifting a register by 64 or more is undefined; compile_arg never
+  // makes such an offset, but the table may come from elsewhere.
+  if (arg.base_bit_offset >= 64)
+    return false;
+  std::uint64_t raw = 0;
+  switch (arg.kind) {
+  case CompiledKind::Immediate:
+    raw = static_cast<std::uint64_t>(arg.immediate);
+    break;
+  case CompiledKind::Register:
+    if (arg.base_reg < 0)
+      return false;
+    // The containing register from the sub-register's offset, truncated to
+    // the spec's size by extend_value (gdb's i386 widening, libbpf's bit
+    // shifts).
+    raw = regs.regs[arg.base_reg] >> arg.base_bit_offset;
+    break;
+  case CompiledKind::Memory:
+    if (!read_memory_operand(arg, regs, read, &raw))
+      return false;
+    break;
+  default:
+    return false;
+  }
+  extend_value(arg, raw, out);
+  return true;
+}
 
 } // namespace xsdt
 
