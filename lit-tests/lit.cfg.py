@@ -17,6 +17,7 @@
 #   run_limit  seconds a test program may run before it is killed (none)
 import json
 import os
+import platform
 import re
 import shlex
 import shutil
@@ -96,6 +97,7 @@ try:
     # linked with it, takes them too (where its atomics are libxsdt's).
     runtime_cflags = " ".join(facts.fact("runtime_cflags", kind=list, default=[]))
     fp_constraint = facts.fact("expect", "fp_register_constraint", default="")
+    host_loader = facts.fact("host_loader", kind=dict, default={})
     narrow_vector_cpu = facts.fact("emulator_narrow_vector_cpu", default="")
 except arch_facts.ArchFactsError as error:
     lit_config.fatal(f"toolchain {params['toolchain']}: {error}")
@@ -437,6 +439,14 @@ run_limit = f" --limit {params['run_limit']}" if params.get("run_limit") else ""
 # each distinct command: the checks that read one run share it.
 config.substitutions.insert(
     0, ("%run", f"{tools}/run-once --log {phase_log} --memo {run_memo}{run_limit} -- {run}".strip()))
+# host-runs-natively: this host's kernel runs the cell's programs itself
+# through the sysroot's loader (arch.json "host_loader", keyed by the host's
+# arches/ name, which platform.machine() gives on the hosts so far: i386 on
+# x86_64), so xsdt-trace starts them that way instead of under the
+# emulator (the cells' own runs stay emulated).
+loader_words = host_loader.get(platform.machine(), [])
+if toolchain["emulator"] and loader_words and os.access(loader_words[0], os.X_OK):
+    features.append("host-runs-natively")
 # %run-narrow-vectors: the same under an emulated CPU without the arch's
 # wider vector state (arch.json emulator_narrow_vector_cpu: aarch64's
 # cortex-a72 has no SVE), so that code which picks its save area by the CPU

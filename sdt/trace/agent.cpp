@@ -18,6 +18,7 @@
 #include "d_eval.h"
 #include "d_format.h"
 #include "d_program.h"
+#include "main_program.h"      // libxsdt's rule for the program's file
 #include "probe_description.h" // libxsdt's one rule for descriptions
 
 #include <xsdt/consumer.h>
@@ -93,14 +94,13 @@ long read_own_string(std::uintptr_t address, char *out, std::size_t size) {
   return static_cast<long>(got);
 }
 
+// The program's file name, as probemod reads it: libxsdt's rule for the
+// main program's file (main_program.h), so that a program the loader was
+// started for is named, not the loader.
 std::string program_name() {
-  char path[4096];
-  ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-  if (n <= 0)
-    return "";
-  path[n] = '\0';
-  const char *slash = std::strrchr(path, '/');
-  return slash ? slash + 1 : path;
+  const std::string &path = xsdt::rt::main_program_file();
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 // ---- Aggregations -----------------------------------------------------------

@@ -88,8 +88,21 @@ Launch plan_launch(const std::vector<std::string> &words,
                       triple + " build, or set XSDT_TRACE_AGENT)");
   }
 
+  // A host whose kernel runs the arch's programs itself (i386 on x86-64)
+  // starts them through the sysroot's loader, with the agent in
+  // LD_PRELOAD as for its own; XSDT_TRACE_EMULATE=1 asks for the emulator
+  // all the same.
+  auto loader = host ? std::span<const std::string_view>{}
+                     : arch_host_loader(*arch, places.host_arch);
+  const char *emulate = std::getenv("XSDT_TRACE_EMULATE");
+  const bool through_loader = !loader.empty() &&
+                              !(emulate && std::string_view(emulate) == "1") &&
+                              access(std::string(loader[0]).c_str(), X_OK) == 0;
   auto emulator = arch_emulator(*arch);
-  if (!host && !emulator.empty()) {
+  if (through_loader) {
+    for (std::string_view word : loader)
+      launch.argv.emplace_back(word);
+  } else if (!host && !emulator.empty()) {
     std::string emulator_name(emulator[0]);
     try {
       find_program(emulator_name);

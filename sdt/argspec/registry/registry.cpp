@@ -29,6 +29,23 @@ namespace {
 #include "xsdt_arch_run.def"
 #undef XSDT_ARCH_RUN
 
+// The loaders: per arch and host arch, the command that runs the arch's
+// programs on that host without an emulator.
+#define XSDT_ARCH_LOADER(name, host, ...)                                      \
+  {&xsdt_arch_##name, host, {__VA_ARGS__}},
+struct Loader {
+  const ArchDescriptor *descriptor;
+  std::string_view host;
+  std::vector<std::string_view> words;
+};
+const std::vector<Loader> &loaders() {
+  static const std::vector<Loader> list = {
+#include "xsdt_arch_loader.def"
+  };
+  return list;
+}
+#undef XSDT_ARCH_LOADER
+
 struct Entry {
   const ArchDescriptor *descriptor;
   std::span<const std::string_view> aliases;
@@ -115,6 +132,14 @@ std::string_view arch_triple(Arch arch) {
 std::span<const std::string_view> arch_emulator(Arch arch) {
   const Entry *e = entry_of(arch);
   return e ? e->run.subspan(1) : std::span<const std::string_view>{};
+}
+
+std::span<const std::string_view> arch_host_loader(Arch arch,
+                                                   std::string_view host) {
+  for (const Loader &l : loaders())
+    if (l.descriptor == &arch.descriptor() && l.host == host)
+      return l.words;
+  return {};
 }
 
 std::string arch_names_text() {

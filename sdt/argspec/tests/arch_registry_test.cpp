@@ -152,6 +152,38 @@ TEST_P(RegistryEntry, TripleAndEmulatorAgree) {
   EXPECT_TRUE(sysroot) << arch_name(arch) << ": no -L /usr/" << triple;
 }
 
+// A host loader runs the arch's programs from the same sysroot as its
+// emulator: the sysroot's dynamic loader, with its libraries first. No arch
+// has one for itself.
+TEST_P(RegistryEntry, HostLoaderIsTheSysrootsLoader) {
+  const Arch arch = GetParam();
+  const std::string sysroot = "/usr/" + std::string(arch_triple(arch));
+  EXPECT_TRUE(arch_host_loader(arch, arch_name(arch)).empty())
+      << arch_name(arch);
+  for (const Arch &host : all_arches()) {
+    auto loader = arch_host_loader(arch, arch_name(host));
+    if (loader.empty())
+      continue;
+    EXPECT_EQ(loader[0].substr(0, sysroot.size() + 5), sysroot + "/lib/")
+        << arch_name(arch) << " on " << arch_name(host);
+    ASSERT_EQ(loader.size(), 3u) << arch_name(arch);
+    EXPECT_EQ(loader[1], "--library-path");
+    EXPECT_EQ(loader[2], sysroot + "/lib");
+  }
+}
+
+// i386 on x86-64: the kernel's 32-bit mode runs it (Debian's cross
+// sysroot, /usr/i686-linux-gnu).
+TEST(Registry, I386RunsOnX86_64ThroughItsLoader) {
+  auto i386 = parse_arch("i386");
+  auto x86_64 = parse_arch("x86_64");
+  ASSERT_TRUE(i386 && x86_64);
+  auto loader = arch_host_loader(*i386, "x86_64");
+  ASSERT_FALSE(loader.empty());
+  EXPECT_EQ(loader[0], "/usr/i686-linux-gnu/lib/ld-linux.so.2");
+  EXPECT_TRUE(arch_host_loader(*x86_64, "i386").empty());
+}
+
 TEST_P(RegistryEntry, NamesTextListsIt) {
   const Arch arch = GetParam();
   const std::string text = arch_names_text();

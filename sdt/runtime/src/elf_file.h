@@ -6,6 +6,8 @@
 #ifndef XSDT_RUNTIME_ELF_FILE_H
 #define XSDT_RUNTIME_ELF_FILE_H
 
+#include "main_program.h"
+
 #include <cerrno>
 #include <elf.h>
 #include <fcntl.h>
@@ -45,10 +47,14 @@ struct LoadedObject {
   std::vector<ElfW(Phdr)> loads;
   std::string build_id;
 
-  // The file to read: the main program's is reachable as /proc/self/exe
-  // (QEMU user mode emulates it), a shared object's by its dlpi_name.
+  // The file to read: the main program's (main_program.h: its mapped file,
+  // /proc/self/exe's unless the loader was started as the program), a
+  // shared object's by its dlpi_name.
   const char *file_path() const {
-    return name.empty() ? "/proc/self/exe" : name.c_str();
+    if (!name.empty())
+      return name.c_str();
+    const std::string &main = main_program_file();
+    return main.empty() ? "/proc/self/exe" : main.c_str();
   }
 
   // The piece holding all of [address, address + length) with every bit of

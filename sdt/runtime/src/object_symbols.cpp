@@ -5,6 +5,7 @@
 #include "object_symbols.h"
 
 #include "isa.h"
+#include "main_program.h"
 #include "xsdt/sdt_record_format.h"
 
 #include <algorithm>
@@ -103,18 +104,9 @@ std::string basename_of(std::string_view path) {
 }
 
 std::string main_program_path() {
-  char buf[4096];
-  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0)
-    return program_invocation_name ? program_invocation_name : "";
-  std::string path(buf, static_cast<std::size_t>(n));
-  // The kernel marks a program whose file was replaced or removed.
-  constexpr std::string_view kDeleted = " (deleted)";
-  if (path.size() > kDeleted.size() &&
-      path.compare(path.size() - kDeleted.size(), kDeleted.size(), kDeleted) ==
-          0)
-    path.resize(path.size() - kDeleted.size());
-  return path;
+  const std::string &path = main_program_file();
+  return path.empty() && program_invocation_name ? program_invocation_name
+                                                 : path;
 }
 
 std::string module_of(std::string_view object) {

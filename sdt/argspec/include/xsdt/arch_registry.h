@@ -50,6 +50,13 @@ std::string_view arch_triple(Arch arch);
 // arguments following; empty where the host runs it itself.
 std::span<const std::string_view> arch_emulator(Arch arch);
 
+// The command that runs one of the arch's programs on a host of arch
+// `host` (its arches/ name) without an emulator, where that host's kernel
+// runs them itself (arch.json "host_loader": i386 on x86-64, through the
+// sysroot's dynamic loader); empty elsewhere.
+std::span<const std::string_view> arch_host_loader(Arch arch,
+                                                   std::string_view host);
+
 // "x86_64 (x86-64, amd64), i386 (i686), ...": every name, for usage texts
 // and error messages.
 std::string arch_names_text();
