@@ -18,7 +18,7 @@
 #include "d_eval.h"
 #include "d_format.h"
 #include "d_program.h"
-#include "main_program.h"      // libxsdt's rule for the program's file
+#include "object_symbols.h"    // libxsdt's rule for the program's file
 #include "probe_description.h" // libxsdt's one rule for descriptions
 
 #include <xsdt/consumer.h>
@@ -95,10 +95,10 @@ long read_own_string(std::uintptr_t address, char *out, std::size_t size) {
 }
 
 // The program's file name, as probemod reads it: libxsdt's rule for the
-// main program's file (main_program.h), so that a program the loader was
+// main program's file (object_symbols.h), so that a program the loader was
 // started for is named, not the loader.
 std::string program_name() {
-  const std::string &path = xsdt::rt::main_program_file();
+  const std::string path = xsdt::rt::main_program_path();
   const std::size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }

@@ -47,13 +47,13 @@ struct LoadedObject {
   std::vector<ElfW(Phdr)> loads;
   std::string build_id;
 
-  // The file to read: the main program's (main_program.h: its mapped file,
-  // /proc/self/exe's unless the loader was started as the program), a
-  // shared object's by its dlpi_name.
+  // The file to read: the main program's is reachable as /proc/self/exe
+  // (QEMU user mode emulates it) unless the loader was started as the
+  // program (main_program.h), a shared object's by its dlpi_name.
   const char *file_path() const {
     if (!name.empty())
       return name.c_str();
-    const std::string &main = main_program_file();
+    const std::string &main = loader_started_program_file();
     return main.empty() ? "/proc/self/exe" : main.c_str();
   }
 

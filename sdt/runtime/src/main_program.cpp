@@ -6,38 +6,32 @@
 #include <cstring>
 #include <link.h>
 #include <string_view>
-#include <unistd.h>
+#include <sys/auxv.h>
 
 namespace xsdt::rt {
 namespace {
 
-// The kernel marks a mapping or an exe link whose file was replaced or
-// removed.
-std::string without_deleted_mark(std::string path) {
-  constexpr std::string_view kDeleted = " (deleted)";
-  if (path.size() > kDeleted.size() &&
-      path.compare(path.size() - kDeleted.size(), kDeleted.size(), kDeleted) ==
-          0)
-    path.resize(path.size() - kDeleted.size());
-  return path;
-}
-
-// The run-time address of the main program's first PT_LOAD segment: the
-// first object dl_iterate_phdr reports is the program.
-std::uintptr_t first_segment_of_main() {
-  std::uintptr_t address = 0;
+// The main program's headers and first PT_LOAD segment, as the loader
+// reports them: the first object of dl_iterate_phdr is the program.
+struct MainObject {
+  bool has_interpreter = false; // a PT_INTERP: the kernel runs it through one
+  std::uintptr_t first_segment = 0;
+};
+MainObject main_object() {
+  MainObject main;
   dl_iterate_phdr(
       [](dl_phdr_info *info, std::size_t, void *data) -> int {
-        for (int i = 0; i < info->dlpi_phnum; ++i)
-          if (info->dlpi_phdr[i].p_type == PT_LOAD) {
-            *static_cast<std::uintptr_t *>(data) =
-                info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
-            break;
-          }
+        auto *m = static_cast<MainObject *>(data);
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const auto &ph = info->dlpi_phdr[i];
+          m->has_interpreter = m->has_interpreter || ph.p_type == PT_INTERP;
+          if (ph.p_type == PT_LOAD && m->first_segment == 0)
+            m->first_segment = info->dlpi_addr + ph.p_vaddr;
+        }
         return 1; // the first object only
       },
-      &address);
-  return address;
+      &main);
+  return main;
 }
 
 // The file of the mapping that holds `address`, from /proc/self/maps.
@@ -67,20 +61,26 @@ std::string mapped_file(std::uintptr_t address) {
   return found;
 }
 
-std::string exe_link() {
-  char buf[4096];
-  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0)
-    return "";
-  return without_deleted_mark(std::string(buf, static_cast<std::size_t>(n)));
-}
-
 } // namespace
 
-const std::string &main_program_file() {
+std::string without_deleted_mark(std::string path) {
+  constexpr std::string_view kDeleted = " (deleted)";
+  if (path.size() > kDeleted.size() &&
+      path.compare(path.size() - kDeleted.size(), kDeleted.size(), kDeleted) ==
+          0)
+    path.resize(path.size() - kDeleted.size());
+  return path;
+}
+
+const std::string &loader_started_program_file() {
   static const std::string path = [] {
-    std::string mapped = mapped_file(first_segment_of_main());
-    return mapped.empty() ? exe_link() : mapped;
+    // A program with an interpreter that the kernel started gets the
+    // interpreter's address as AT_BASE; started as `ld.so PROG`, the
+    // kernel ran no interpreter (AT_BASE 0). Static programs have none.
+    const MainObject main = main_object();
+    if (!main.has_interpreter || getauxval(AT_BASE) != 0)
+      return std::string(); // the kernel started the program itself
+    return mapped_file(main.first_segment);
   }();
   return path;
 }

@@ -104,9 +104,13 @@ std::string basename_of(std::string_view path) {
 }
 
 std::string main_program_path() {
-  const std::string &path = main_program_file();
-  return path.empty() && program_invocation_name ? program_invocation_name
-                                                 : path;
+  if (const std::string &file = loader_started_program_file(); !file.empty())
+    return file;
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0)
+    return program_invocation_name ? program_invocation_name : "";
+  return without_deleted_mark(std::string(buf, static_cast<std::size_t>(n)));
 }
 
 std::string module_of(std::string_view object) {
