@@ -172,18 +172,6 @@ TEST_P(RegistryEntry, HostLoaderIsTheSysrootsLoader) {
   }
 }
 
-// i386 on x86-64: the kernel's 32-bit mode runs it (Debian's cross
-// sysroot, /usr/i686-linux-gnu).
-TEST(Registry, I386RunsOnX86_64ThroughItsLoader) {
-  auto i386 = parse_arch("i386");
-  auto x86_64 = parse_arch("x86_64");
-  ASSERT_TRUE(i386 && x86_64);
-  auto loader = arch_host_loader(*i386, "x86_64");
-  ASSERT_FALSE(loader.empty());
-  EXPECT_EQ(loader[0], "/usr/i686-linux-gnu/lib/ld-linux.so.2");
-  EXPECT_TRUE(arch_host_loader(*x86_64, "i386").empty());
-}
-
 TEST_P(RegistryEntry, NamesTextListsIt) {
   const Arch arch = GetParam();
   const std::string text = arch_names_text();
