@@ -31,7 +31,7 @@ import sys
 import tempfile
 
 CORE_SOURCES = ["d_eval.cpp", "d_format.cpp", "d_parser.cpp", "agent.cpp",
-                "agent_protocol.cpp"]
+                "agent_protocol.cpp", "aggregation_tables.cpp"]
 START_SOURCE = "agent_start.cpp"
 
 

@@ -15,6 +15,7 @@
 // libxsdt loads this library and calls xsdt_trace_agent_attach with the
 // command's connection, which carries the program and the options.
 #include "agent_protocol.h"
+#include "aggregation_tables.h"
 #include "d_eval.h"
 #include "d_format.h"
 #include "d_program.h"
@@ -105,40 +106,6 @@ std::string program_name() {
 
 // ---- Aggregations -----------------------------------------------------------
 
-struct Key {
-  std::vector<Value> parts;
-  bool operator<(const Key &o) const {
-    for (std::size_t i = 0; i < parts.size() && i < o.parts.size(); ++i) {
-      const Value &a = parts[i], &b = o.parts[i];
-      if (a.type == Type::String ? a.text != b.text : a.number != b.number)
-        return a.type == Type::String ? a.text < b.text : a.number < b.number;
-    }
-    return parts.size() < o.parts.size();
-  }
-};
-
-struct AggValue {
-  std::int64_t count = 0, sum = 0, min = INT64_MAX, max = INT64_MIN;
-  std::vector<std::int64_t> buckets;
-  // The value as printa's %@d and the sort see it.
-  std::int64_t scalar(AggregatingFunction f) const {
-    switch (f) {
-    case AggregatingFunction::Count:
-      return count;
-    case AggregatingFunction::Sum:
-      return sum;
-    case AggregatingFunction::Min:
-      return min;
-    case AggregatingFunction::Max:
-      return max;
-    case AggregatingFunction::Avg:
-      return count ? sum / count : 0;
-    default:
-      return count;
-    }
-  }
-};
-
 std::string bar(std::int64_t n, std::int64_t total) {
   constexpr int kWidth = 40;
   int at = total > 0 ? static_cast<int>((n * kWidth + total / 2) / total) : 0;
@@ -203,21 +170,35 @@ std::string distribution(const Aggregation &agg, const AggValue &value) {
 
 // ---- The session ------------------------------------------------------------
 
+// What runs for one probe's hits: the clauses whose actions are all
+// aggregations run at the hit (in the hitting thread, into its area); the
+// others (printf, trace, printa, exit) run in the drain thread over the
+// records, which are kept only for them.
+struct ProbePlan {
+  std::vector<int> at_hit, at_drain;
+};
+
 struct Agent {
   Program program;
+  std::optional<AggregationTables> tables;
+  // The drain thread's own aggregation area (BEGIN, END, the clauses that
+  // run over records), laid out as a hitting thread's.
+  std::vector<std::uint64_t> own_area;
   xsdt_hdl *handle = nullptr;
+  bool areas = false; // the handle has hit areas (after go)
   int control_fd = -1;
   int switchrate_ms = 10;
+  std::uint64_t pid = 0;
   std::string module; // the program's own name, as probemod reads it
-  // Per probe index: the clauses whose descriptions match it.
-  std::vector<std::vector<int>> clauses_of;
   std::vector<rt::ProbeDescription> descriptions; // per clause and probe
   std::vector<std::vector<int>> descriptions_of;  // per clause
-  std::vector<std::map<Key, AggValue>> aggregations;
+  std::vector<char> runs_at_hit;                  // per clause
+  std::vector<ProbePlan> plans;                   // per probe index, from go
   std::vector<bool> printed;
-  std::map<std::string, std::uint64_t> eval_errors;
   std::mutex lock; // the handle and everything above
   std::atomic<bool> finished{false};
+  // Set once exit() ran: the hits that follow run nothing.
+  std::atomic<bool> hits_stopped{false};
   int exit_status = 0;
   bool exit_asked = false;
   bool any_probe = false;
@@ -226,27 +207,24 @@ struct Agent {
   bool program_exiting = false;
 
   std::string text; // output gathered during one drain
+  void *own() { return own_area.data(); }
 };
 
 std::atomic<Agent *> g_agent{nullptr};
 
-const std::vector<int> &clauses_for(Agent &a, const xsdt_probedesc *probe) {
-  if (probe->index >= a.clauses_of.size())
-    a.clauses_of.resize(probe->index + 1);
-  std::vector<int> &list = a.clauses_of[probe->index];
-  if (list.empty()) {
-    for (std::size_t c = 0; c < a.program.clauses.size(); ++c)
-      for (int d : a.descriptions_of[c])
-        if (d >= 0 &&
-            a.descriptions[static_cast<std::size_t>(d)].matches(
-                probe->provider, probe->module, probe->function, probe->name)) {
-          list.push_back(static_cast<int>(c));
-          break;
-        }
-    if (list.empty())
-      list.push_back(-1); // none: remembered all the same
-  }
-  return list;
+// The plan of one probe: the clauses whose descriptions match it.
+ProbePlan plan_for(const Agent &a, const xsdt_probedesc *probe) {
+  ProbePlan plan;
+  for (std::size_t c = 0; c < a.program.clauses.size(); ++c)
+    for (int d : a.descriptions_of[c])
+      if (d >= 0 &&
+          a.descriptions[static_cast<std::size_t>(d)].matches(
+              probe->provider, probe->module, probe->function, probe->name)) {
+        (a.runs_at_hit[c] ? plan.at_hit : plan.at_drain)
+            .push_back(static_cast<int>(c));
+        break;
+      }
+  return plan;
 }
 
 Value to_value(const EvalValue &v) {
@@ -258,10 +236,54 @@ Value to_value(const EvalValue &v) {
   return out;
 }
 
+// Aggregation index as it stands: the drain thread's table and every
+// hitting thread's, merged.
+std::map<Key, AggValue> snapshot(Agent &a, int index) {
+  std::map<Key, AggValue> merged;
+  a.tables->merge(a.own(), index, merged);
+  if (a.areas) {
+    struct Walk {
+      const AggregationTables *tables;
+      int index;
+      std::map<Key, AggValue> *into;
+    } walk{&*a.tables, index, &merged};
+    xsdt_area_walk(
+        a.handle,
+        [](uint64_t, const void *area, void *arg) {
+          auto *w = static_cast<Walk *>(arg);
+          w->tables->merge(area, w->index, *w->into);
+          return 0;
+        },
+        &walk);
+  }
+  return merged;
+}
+
+// A counter of the areas (drops of an aggregation, failures of a clause),
+// summed over the drain thread's and every hitting thread's.
+template <class Read> std::uint64_t total(Agent &a, Read read) {
+  std::uint64_t sum = read(static_cast<const void *>(a.own()));
+  if (a.areas) {
+    struct Walk {
+      Read *read;
+      std::uint64_t *sum;
+    } walk{&read, &sum};
+    xsdt_area_walk(
+        a.handle,
+        [](uint64_t, const void *area, void *arg) {
+          auto *w = static_cast<Walk *>(arg);
+          *w->sum += (*w->read)(area);
+          return 0;
+        },
+        &walk);
+  }
+  return sum;
+}
+
 void print_aggregation(Agent &a, int index, const std::string &format) {
   const Aggregation &agg =
       a.program.aggregations[static_cast<std::size_t>(index)];
-  const auto &values = a.aggregations[static_cast<std::size_t>(index)];
+  const std::map<Key, AggValue> values = snapshot(a, index);
   a.printed[static_cast<std::size_t>(index)] = true;
   // Smallest value first, as dtrace(1) sorts.
   std::vector<std::pair<const Key *, const AggValue *>> rows;
@@ -297,34 +319,18 @@ void print_aggregation(Agent &a, int index, const std::string &format) {
   a.text += out;
 }
 
-void aggregate(Agent &a, const Action &action, const std::vector<Value> &key,
-               std::int64_t value) {
-  const Aggregation &agg =
-      a.program.aggregations[static_cast<std::size_t>(action.aggregation)];
-  AggValue &v =
-      a.aggregations[static_cast<std::size_t>(action.aggregation)][Key{key}];
-  ++v.count;
-  v.sum = static_cast<std::int64_t>(static_cast<std::uint64_t>(v.sum) +
-                                    static_cast<std::uint64_t>(value));
-  v.min = std::min(v.min, value);
-  v.max = std::max(v.max, value);
-  if (agg.function == AggregatingFunction::Quantize) {
-    v.buckets.resize(kQuantizeBuckets);
-    ++v.buckets[static_cast<std::size_t>(quantize_bucket(value))];
-  } else if (agg.function == AggregatingFunction::LQuantize) {
-    v.buckets.resize(static_cast<std::size_t>(lquantize_buckets(agg)));
-    ++v.buckets[static_cast<std::size_t>(lquantize_bucket(agg, value))];
-  }
-}
+// An aggregation takes at most this many keys (they are evaluated on the
+// hit's stack).
+constexpr std::size_t kMaxAggregationKeys = 16;
 
-// Runs one clause at one hit. An action that fails skips the rest of the
-// clause, as dtrace(1) does, and is counted (reported when the trace ends).
-void run_clause(Agent &a, const Clause &clause, const HitContext &hit) {
-  auto failed = [&](EvalError e) {
-    ++a.eval_errors[std::string(eval_error_text(e)) +
-                    " in the clause at line " +
-                    std::to_string(clause.loc.line)];
-  };
+// Runs clause c at one hit, into area: at the hit (a clause of
+// aggregations only: area is the hitting thread's; nothing here may lock or
+// allocate) or in the drain thread over a record (area is its own). An
+// action that fails skips the rest of the clause, as dtrace(1) does, and
+// is counted in area (reported when the trace ends).
+void run_clause(Agent &a, int c, const HitContext &hit, void *area) {
+  const Clause &clause = a.program.clauses[static_cast<std::size_t>(c)];
+  auto failed = [&](EvalError e) { a.tables->count_error(area, c, e); };
   if (clause.predicate >= 0) {
     EvalScratch scratch;
     EvalValue v;
@@ -337,37 +343,37 @@ void run_clause(Agent &a, const Clause &clause, const HitContext &hit) {
   for (int index : clause.actions) {
     const Action &action = a.program.actions[static_cast<std::size_t>(index)];
     EvalScratch scratch;
-    std::vector<Value> values;
-    auto eval_all = [&](const std::vector<int> &exprs) {
-      for (int e : exprs) {
-        EvalValue v;
-        if (EvalError error = evaluate(a.program, e, hit, scratch, &v);
-            error != EvalError::None) {
-          failed(error);
-          return false;
-        }
-        values.push_back(to_value(v));
-      }
-      return true;
-    };
-    switch (action.kind) {
-    case Action::Kind::Aggregate: {
-      if (!eval_all(action.keys) || !eval_all(action.arguments))
-        return;
-      std::int64_t value = action.arguments.empty() ? 0 : values.back().number;
+    if (action.kind == Action::Kind::Aggregate) {
+      EvalValue keys[kMaxAggregationKeys];
+      EvalValue value;
+      for (std::size_t k = 0; k < action.keys.size(); ++k)
+        if (EvalError e =
+                evaluate(a.program, action.keys[k], hit, scratch, &keys[k]);
+            e != EvalError::None)
+          return failed(e);
       if (!action.arguments.empty())
-        values.pop_back();
-      aggregate(a, action, values, value);
-      break;
+        if (EvalError e =
+                evaluate(a.program, action.arguments[0], hit, scratch, &value);
+            e != EvalError::None)
+          return failed(e);
+      a.tables->add(area, action.aggregation, keys,
+                    static_cast<int>(action.keys.size()), value.number);
+      continue;
     }
+    // The actions that print: in the drain thread only.
+    std::vector<Value> values;
+    for (int e : action.arguments) {
+      EvalValue v;
+      if (EvalError error = evaluate(a.program, e, hit, scratch, &v);
+          error != EvalError::None)
+        return failed(error);
+      values.push_back(to_value(v));
+    }
+    switch (action.kind) {
     case Action::Kind::Printf:
-      if (!eval_all(action.arguments))
-        return;
       a.text += format_values(action.format, values);
       break;
     case Action::Kind::Trace:
-      if (!eval_all(action.arguments))
-        return;
       a.text += values[0].type == Type::String
                     ? values[0].text + "\n"
                     : std::to_string(values[0].number) + "\n";
@@ -376,33 +382,65 @@ void run_clause(Agent &a, const Clause &clause, const HitContext &hit) {
       print_aggregation(a, action.aggregation, action.format);
       break;
     case Action::Kind::Exit:
-      if (!eval_all(action.arguments))
-        return;
       a.exit_status = static_cast<int>(values[0].number);
       a.exit_asked = true;
+      a.hits_stopped.store(true, std::memory_order_relaxed);
       return;
+    case Action::Kind::Aggregate:
+      break;
     }
   }
+}
+
+HitContext context_of(const Agent &a, const xsdt_record &record) {
+  HitContext hit;
+  hit.provider = record.probe->provider;
+  hit.module = record.probe->module;
+  hit.function = record.probe->function;
+  hit.name = record.probe->name;
+  hit.args = record.args;
+  hit.argc = record.argc;
+  hit.tid = record.tid;
+  hit.pid = a.pid;
+  hit.timestamp = record.timestamp_ns;
+  hit.read_string = read_own_string;
+  return hit;
+}
+
+// libxsdt's hit function (xsdt_handle_hit), in the hit's context: runs the
+// probe's clauses of aggregations into the thread's area, and keeps the
+// record only when a clause of the drain thread may want it (one whose
+// predicate is true here, or fails here and is then reported there).
+int on_hit(const xsdt_record *record, void *area, void *arg) {
+  Agent &a = *static_cast<Agent *>(arg);
+  if (a.hits_stopped.load(std::memory_order_relaxed))
+    return XSDT_HIT_DISCARD;
+  const ProbePlan &plan = a.plans[record->probe->index];
+  const HitContext hit = context_of(a, *record);
+  for (int c : plan.at_hit)
+    run_clause(a, c, hit, area);
+  for (int c : plan.at_drain) {
+    const int predicate =
+        a.program.clauses[static_cast<std::size_t>(c)].predicate;
+    if (predicate < 0)
+      return XSDT_HIT_RECORD;
+    EvalScratch scratch;
+    EvalValue v;
+    if (evaluate(a.program, predicate, hit, scratch, &v) != EvalError::None ||
+        v.number)
+      return XSDT_HIT_RECORD;
+  }
+  return XSDT_HIT_DISCARD;
 }
 
 int consume(const xsdt_record *record, void *arg) {
   Agent &a = *static_cast<Agent *>(arg);
   if (a.exit_asked)
     return XSDT_CONSUME_NEXT; // exit() ends the tracing: later hits are not run
-  HitContext hit;
-  hit.provider = record->probe->provider;
-  hit.module = record->probe->module;
-  hit.function = record->probe->function;
-  hit.name = record->probe->name;
-  hit.args = record->args;
-  hit.argc = record->argc;
-  hit.tid = record->tid;
-  hit.pid = static_cast<std::uint64_t>(getpid());
-  hit.timestamp = record->timestamp_ns;
-  hit.read_string = read_own_string;
-  for (int c : clauses_for(a, record->probe))
-    if (c >= 0 && !a.exit_asked)
-      run_clause(a, a.program.clauses[static_cast<std::size_t>(c)], hit);
+  const HitContext hit = context_of(a, *record);
+  for (int c : a.plans[record->probe->index].at_drain)
+    if (!a.exit_asked)
+      run_clause(a, c, hit, a.own());
   return XSDT_CONSUME_NEXT;
 }
 
@@ -416,13 +454,15 @@ void run_special(Agent &a, const char *which) {
   HitContext hit;
   hit.provider = "dtrace";
   hit.name = which;
-  hit.pid = static_cast<std::uint64_t>(getpid());
+  hit.pid = a.pid;
   hit.read_string = read_own_string;
-  for (const Clause &clause : a.program.clauses)
+  for (std::size_t c = 0; c < a.program.clauses.size(); ++c) {
+    const Clause &clause = a.program.clauses[c];
     if (std::find(clause.probes.begin(), clause.probes.end(), which) !=
             clause.probes.end() &&
         !(a.exit_asked && std::strcmp(which, "BEGIN") == 0))
-      run_clause(a, clause, hit);
+      run_clause(a, static_cast<int>(c), hit, a.own());
+  }
 }
 
 // Stops the tracing, drains what is buffered, runs END, prints every
@@ -438,11 +478,27 @@ void finish(Agent &a) {
   a.exit_asked = false; // END runs after exit(), as in dtrace(1)
   run_special(a, "END");
   for (std::size_t i = 0; i < a.program.aggregations.size(); ++i)
-    if (!a.printed[i] && !a.aggregations[i].empty())
+    if (!a.printed[i] && !snapshot(a, static_cast<int>(i)).empty())
       print_aggregation(a, static_cast<int>(i), "");
   flush_text(a);
-  for (const auto &[what, count] : a.eval_errors)
-    send(MessageKind::Warning, std::to_string(count) + " hits failed: " + what);
+  for (std::size_t c = 0; c < a.program.clauses.size(); ++c)
+    for (EvalError e : {EvalError::DivisionByZero, EvalError::BadAddress,
+                        EvalError::TooManyStrings})
+      if (std::uint64_t n = total(a, [&](const void *area) {
+            return a.tables->errors(area, static_cast<int>(c), e);
+          }))
+        send(MessageKind::Warning,
+             std::to_string(n) + " hits failed: " + eval_error_text(e) +
+                 " in the clause at line " +
+                 std::to_string(a.program.clauses[c].loc.line));
+  for (std::size_t i = 0; i < a.program.aggregations.size(); ++i)
+    if (std::uint64_t n = total(a, [&](const void *area) {
+          return a.tables->drops(area, static_cast<int>(i));
+        }))
+      send(MessageKind::Warning,
+           std::to_string(n) + " aggregation drops on @" +
+               a.program.aggregations[i].name +
+               " (a thread's table of it was full): raise -x aggsize=");
   if (std::uint64_t drops = xsdt_drops(a.handle))
     send(MessageKind::Warning,
          std::to_string(drops) +
@@ -574,6 +630,58 @@ std::string listing() {
   return out;
 }
 
+// The aggregation tables and what each probe's hits run (ProbePlan), set
+// up before go so that the hit function finds them complete.
+void prepare_hits(Agent &a, const std::string &options) {
+  for (const Aggregation &agg : a.program.aggregations)
+    if (agg.keys.size() > kMaxAggregationKeys)
+      refuse("aggregation @" + agg.name + " (line " +
+             std::to_string(agg.first_use.line) + ") has " +
+             std::to_string(agg.keys.size()) + " keys, more than the " +
+             std::to_string(kMaxAggregationKeys) + " xsdt-trace takes");
+  std::size_t area_bytes = AggregationTables::kDefaultAreaBytes;
+  if (std::string size = option(options, "aggsize"); !size.empty()) {
+    // libxsdt's own reading of a byte count, as for bufsize.
+    if (xsdt_setopt(a.handle, "hitarea", size.c_str()) != 0)
+      refuse("-x aggsize=" + size + ": not a byte count from 0 to 256m " +
+             "(digits with an optional k or m suffix)");
+    area_bytes = std::strtoull(xsdt_getopt(a.handle, "hitarea"), nullptr, 10);
+  }
+  try {
+    a.tables.emplace(a.program, area_bytes);
+  } catch (const std::invalid_argument &e) {
+    refuse(e.what());
+  }
+  a.own_area.assign((a.tables->area_bytes() + 7) / 8, 0);
+  a.runs_at_hit.clear();
+  for (const Clause &clause : a.program.clauses)
+    a.runs_at_hit.push_back(std::all_of(
+        clause.actions.begin(), clause.actions.end(), [&](int index) {
+          return a.program.actions[static_cast<std::size_t>(index)].kind ==
+                 Action::Kind::Aggregate;
+        }));
+  if (!a.any_probe)
+    return;
+  if (xsdt_setopt(a.handle, "hitarea",
+                  std::to_string(a.tables->area_bytes()).c_str()) != 0)
+    refuse("-x aggsize: " +
+           std::string(xsdt_errmsg(a.handle, xsdt_errno(a.handle))));
+  struct Walk {
+    Agent *a;
+  } walk{&a};
+  xsdt_probe_walk(
+      a.handle,
+      [](const xsdt_probedesc *probe, void *arg) {
+        Agent &agent = *static_cast<Walk *>(arg)->a;
+        if (probe->index >= agent.plans.size())
+          agent.plans.resize(probe->index + 1);
+        agent.plans[probe->index] = plan_for(agent, probe);
+        return 0;
+      },
+      &walk);
+  xsdt_handle_hit(a.handle, on_hit, &a);
+}
+
 // Parses the program, enables its probes, runs BEGIN and tells the command
 // it started. Throws SessionError with nothing left enabled.
 Agent *start_session(const std::string &source, const std::string &options,
@@ -618,12 +726,14 @@ Agent *start_session(const std::string &source, const std::string &options,
                  "): " + xsdt_errmsg(a->handle, xsdt_errno(a->handle)));
       }
     }
-    a->aggregations.resize(a->program.aggregations.size());
     a->printed.assign(a->program.aggregations.size(), false);
     a->any_probe = !a->descriptions.empty();
+    a->pid = static_cast<std::uint64_t>(getpid());
+    prepare_hits(*a, options);
     if (a->any_probe && xsdt_go(a->handle) != 0)
       refuse(std::string("enabling the probes: ") +
              xsdt_errmsg(a->handle, xsdt_errno(a->handle)));
+    a->areas = a->any_probe;
   } catch (const SessionError &) {
     if (a->handle)
       xsdt_close(a->handle); // disables whatever was enabled

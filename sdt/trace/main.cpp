@@ -78,15 +78,16 @@ struct Options {
 };
 
 // -x NAME=VALUE as the agent's options: bufsize and nthreads as libxsdt
-// takes them, switchrate as a period in ms (dtrace(1) spells it "10ms",
-// "100hz" or a number of hertz).
+// takes them, aggsize (each thread's room for aggregations) likewise,
+// switchrate as a period in ms (dtrace(1) spells it "10ms", "100hz" or a number
+// of hertz).
 std::string agent_options(const Options &o) {
   std::string out;
   for (const std::string &setting : o.settings) {
     auto eq = setting.find('=');
     std::string name = setting.substr(0, eq);
     std::string value = eq == std::string::npos ? "" : setting.substr(eq + 1);
-    if (name == "bufsize" || name == "nthreads") {
+    if (name == "bufsize" || name == "nthreads" || name == "aggsize") {
       out += "," + name + "=" + value;
     } else if (name == "switchrate") {
       char *end = nullptr;
@@ -102,8 +103,8 @@ std::string agent_options(const Options &o) {
       out += ",switchrate=" + std::to_string(ms > 0 ? ms : 1);
     } else {
       throw CLI::ValidationError("-x " + name +
-                                 ": not an option xsdt-trace knows (bufsize, "
-                                 "nthreads, switchrate)");
+                                 ": not an option xsdt-trace knows (aggsize, "
+                                 "bufsize, nthreads, switchrate)");
     }
   }
   return out.empty() ? "" : out.substr(1);
@@ -430,7 +431,8 @@ int main(int argc, char **argv) {
                "list the probes of the command's program and exit");
   app.add_option("-o", o.output, "write the trace's output to FILE");
   app.add_flag("-q", o.quiet, "print only what the program's actions print");
-  app.add_option("-x", o.settings, "bufsize=SIZE, nthreads=N, switchrate=RATE");
+  app.add_option("-x", o.settings,
+                 "aggsize=SIZE, bufsize=SIZE, nthreads=N, switchrate=RATE");
   CLI11_PARSE(app, argc, argv);
   if (command->count() + pid->count() != 1) {
     std::cerr << "xsdt-trace: give -c COMMAND or -p PID\n" << app.help();

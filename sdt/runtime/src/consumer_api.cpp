@@ -34,6 +34,7 @@ xsdt_hdl *xsdt_open(int version, int *errp) {
         auto h = std::make_unique<xsdt_hdl>();
         h->bufsize_text = std::to_string(h->bufsize);
         h->nthreads_text = std::to_string(h->nthreads);
+        h->hitarea_text = std::to_string(h->hitarea);
         if (errp)
           *errp = XSDT_OK;
         return h.release();
@@ -68,6 +69,8 @@ const char *xsdt_getopt(xsdt_hdl *h, const char *option) {
     return h->bufsize_text.c_str();
   if (std::strcmp(option, "nthreads") == 0)
     return h->nthreads_text.c_str();
+  if (std::strcmp(option, "hitarea") == 0)
+    return h->hitarea_text.c_str();
   if (std::strcmp(option, "timestamps") == 0)
     return h->timestamps ? "on" : "off";
   return nullptr;
@@ -78,6 +81,36 @@ int xsdt_handle_drop(xsdt_hdl *h, xsdt_drop_f *handler, void *arg) {
     return -1;
   h->drop_handler = handler;
   h->drop_arg = arg;
+  return 0;
+}
+
+int xsdt_handle_hit(xsdt_hdl *h, xsdt_hit_f *hit, void *arg) {
+  if (!h)
+    return -1;
+  if (h->state != xsdt::rt::consumer::State::kConfiguring)
+    return xsdt::rt::consumer::bad_state(h, "xsdt_handle_hit");
+  h->hit_function = hit;
+  h->hit_arg = arg;
+  return 0;
+}
+
+int xsdt_area_walk(xsdt_hdl *h, xsdt_area_f *visit, void *arg) {
+  if (!h)
+    return -1;
+  return xsdt::rt::consumer::guard_handle(h, "xsdt_area_walk", [&] {
+    return xsdt::rt::consumer::area_walk_impl(h, visit, arg);
+  });
+}
+
+int xsdt_probe_walk(xsdt_hdl *h, xsdt_probe_f *visit, void *arg) {
+  if (!h)
+    return -1;
+  if (!visit)
+    return xsdt::rt::consumer::fail(h, XSDT_ERR_INTERNAL,
+                                    "xsdt_probe_walk: no visit function given");
+  for (const auto &probe : h->probes)
+    if (visit(&probe->desc, arg) != 0)
+      break;
   return 0;
 }
 

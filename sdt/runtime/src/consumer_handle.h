@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@ inline constexpr std::uint64_t kMinBufsize = 64;
 inline constexpr std::uint64_t kMaxBufsize = 256 << 20;
 inline constexpr std::uint64_t kDefaultThreads = 64;
 inline constexpr std::uint64_t kMaxThreads = 4096;
+inline constexpr std::uint64_t kMaxHitArea = 256 << 20;
+inline constexpr std::size_t kHitAreaAlign = 16;
 
 // ---- Probe entries ----------------------------------------------------------
 
@@ -96,6 +99,12 @@ struct UsdtSite {
 
 enum class State { kConfiguring, kRunning, kStopped };
 
+// The hit areas come from calloc: their zero pages are mapped on first use,
+// so that a large hitarea costs only what the threads that hit write.
+struct FreeMemory {
+  void operator()(unsigned char *p) const { std::free(p); }
+};
+
 } // namespace xsdt::rt::consumer
 
 struct xsdt_hdl {
@@ -104,7 +113,12 @@ struct xsdt_hdl {
   // Options.
   std::uint64_t bufsize = xsdt::rt::consumer::kDefaultBufsize;
   std::uint64_t nthreads = xsdt::rt::consumer::kDefaultThreads;
-  std::string bufsize_text, nthreads_text; // for xsdt_getopt
+  std::uint64_t hitarea = 0; // bytes per buffer for hit_function
+  std::string bufsize_text, nthreads_text, hitarea_text; // for xsdt_getopt
+  // Called at every hit with a buffer (xsdt_handle_hit). Read by the hit
+  // path: set before go only.
+  xsdt_hit_f *hit_function = nullptr;
+  void *hit_arg = nullptr;
   // Read the clock on every hit. Read by the hit path: set before go only.
   bool timestamps = true;
 
@@ -117,6 +131,10 @@ struct xsdt_hdl {
   std::unique_ptr<std::uint64_t[]> storage;
   std::unique_ptr<xsdt::rt::ThreadBuffer[]> buffers;
   std::size_t nbuffers = 0;
+  // nbuffers hit areas of area_stride bytes (hitarea rounded up), one per
+  // buffer; null when hitarea is 0.
+  std::unique_ptr<unsigned char, xsdt::rt::consumer::FreeMemory> areas;
+  std::size_t area_stride = 0;
   xsdt::rt::AtomicCount unbuffered_drops{0}; // threads without a buffer
   std::uint64_t unbuffered_drops_reported = 0;
   std::vector<xsdt::rt::consumer::UsdtSite> usdt_sites; // sorted by pc
@@ -128,13 +146,15 @@ struct xsdt_hdl {
   // Per group: enabled in jump mode (xsdt_enable_jump: every probe of the
   // group was selected in jump mode), else trap mode.
   std::vector<char> usdt_pattern_jumps;
-  std::size_t usdt_enabled = 0;           // the first ones are enabled
+  std::size_t usdt_enabled = 0; // the first ones are enabled
   // Set when an SDT disable failed: a handler may still run, so the handle
   // must outlive close.
   bool keep_forever = false;
   // Buffers of a go whose rollback could not disable everything.
   std::vector<std::unique_ptr<std::uint64_t[]>> retired_storage;
   std::vector<std::unique_ptr<xsdt::rt::ThreadBuffer[]>> retired_buffers;
+  std::vector<std::unique_ptr<unsigned char, xsdt::rt::consumer::FreeMemory>>
+      retired_areas;
 
   xsdt_drop_f *drop_handler = nullptr;
   void *drop_arg = nullptr;
@@ -179,6 +199,7 @@ int go_impl(xsdt_hdl *h);
 xsdt_workstatus work_impl(xsdt_hdl *h, xsdt_consume_f *consume, void *arg);
 int stop_impl(xsdt_hdl *h);
 int aggregate_walk_impl(xsdt_hdl *h, xsdt_aggregate_f *visit, void *arg);
+int area_walk_impl(xsdt_hdl *h, xsdt_area_f *visit, void *arg);
 int aggregate_print_impl(xsdt_hdl *h, FILE *out);
 std::uint64_t drops_impl(const xsdt_hdl *h);
 

@@ -8,7 +8,8 @@
 // The hit path is shared by SDT hits (normal context) and USDT hits (the
 // trap handler, which may interrupt an SDT hit on the same thread). It
 // therefore never locks, allocates or makes a system call other than
-// clock_gettime (unless timestamps are off) and, once per thread, gettid.
+// clock_gettime (unless timestamps are off) and, once per thread, gettid;
+// a consumer's hit function (xsdt_handle_hit) runs under the same rules.
 // On the common path it makes no atomic read-modify-write either: count()
 // is summed from what the consumer drains, what is still buffered and the
 // drops (see ProbeEntry).
@@ -118,6 +119,27 @@ void count_drop(AtomicCount &drops, ProbeEntry &probe) noexcept {
   probe.dropped.fetch_add(1, std::memory_order_relaxed);
 }
 
+// xsdt_handle_hit's function at one hit: false when it discards the hit.
+// Out of line: only handles with a hit function pay for the record.
+[[gnu::noinline]] bool run_hit_function(xsdt_hdl &h, ThreadBuffer &buffer,
+                                        ProbeEntry &probe, std::uint64_t now,
+                                        const std::uint64_t *args,
+                                        int argc) noexcept {
+  xsdt_record record;
+  record.probe = &probe.desc;
+  record.tid = static_cast<std::uint64_t>(current_tid());
+  record.timestamp_ns = now;
+  record.argc = argc;
+  std::copy(args, args + argc, record.args);
+  std::fill(record.args + argc, record.args + XSDT_MAX_ARGS, 0);
+  void *area = h.areas
+                   ? h.areas.get() +
+                         static_cast<std::size_t>(&buffer - h.buffers.get()) *
+                             h.area_stride
+                   : nullptr;
+  return h.hit_function(&record, area, h.hit_arg) != XSDT_HIT_DISCARD;
+}
+
 void record_hit(xsdt_hdl &h, ProbeEntry &probe, const std::uint64_t *args,
                 int argc) noexcept {
   ThreadBuffer *buffer = buffer_of_this_thread(h);
@@ -135,6 +157,13 @@ void record_hit(xsdt_hdl &h, ProbeEntry &probe, const std::uint64_t *args,
   // Taken inside the busy section, so timestamps never decrease within a
   // buffer: a nested hit either completes before this point or is dropped.
   const std::uint64_t now = h.timestamps ? monotonic_ns() : 0;
+  // The hit function runs inside the busy section too: its area is then
+  // never written by two hits of the thread at once.
+  if (h.hit_function && !run_hit_function(h, *buffer, probe, now, args, argc)) {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    buffer->busy.store(0, std::memory_order_relaxed);
+    return;
+  }
   const bool stored = buffer->append(probe.desc.index, now, args, argc);
   std::atomic_signal_fence(std::memory_order_seq_cst);
   buffer->busy.store(0, std::memory_order_relaxed);

@@ -34,8 +34,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <sched.h>
 #include <string>
 #include <string_view>
@@ -111,6 +113,21 @@ int setopt_impl(xsdt_hdl *h, const char *option, const char *value) {
     h->nthreads_text = std::to_string(number);
     return 0;
   }
+  if (name == "hitarea") {
+    if (!parse_size(value, &number))
+      return fail(h, XSDT_ERR_BAD_OPTION,
+                  "xsdt_setopt: hitarea '%s' is not a byte count (digits "
+                  "with an optional k or m suffix)",
+                  shown);
+    if (number > kMaxHitArea)
+      return fail(h, XSDT_ERR_BAD_OPTION,
+                  "xsdt_setopt: hitarea '%s' is out of range (0 to %" PRIu64
+                  " bytes)",
+                  shown, kMaxHitArea);
+    h->hitarea = number;
+    h->hitarea_text = std::to_string(number);
+    return 0;
+  }
   if (name == "timestamps") {
     const std::string_view text = value ? value : "";
     if (text != "on" && text != "off")
@@ -121,7 +138,7 @@ int setopt_impl(xsdt_hdl *h, const char *option, const char *value) {
   }
   return fail(h, XSDT_ERR_BAD_OPTION,
               "xsdt_setopt: unknown option '%s' (known: bufsize, nthreads, "
-              "timestamps)",
+              "hitarea, timestamps)",
               option ? option : "(null)");
 }
 
@@ -183,6 +200,21 @@ int go_impl(xsdt_hdl *h) {
   // Value-initialised: the pages are touched here rather than on a hit.
   auto storage = std::make_unique<std::uint64_t[]>(words);
   auto buffers = std::make_unique<ThreadBuffer[]>(nbuffers);
+  const std::size_t area_stride = static_cast<std::size_t>(
+      (h->hitarea + kHitAreaAlign - 1) & ~std::uint64_t{kHitAreaAlign - 1});
+  if (area_stride && nbuffers > SIZE_MAX / 4 / area_stride)
+    return fail(h, XSDT_ERR_BAD_OPTION,
+                "xsdt_go: hitarea %" PRIu64 " x nthreads %" PRIu64
+                " is more memory than this process can address",
+                h->hitarea, h->nthreads);
+  std::unique_ptr<unsigned char, FreeMemory> areas;
+  if (area_stride) {
+    // calloc's memory is aligned for any type, 16 bytes on every arch here.
+    areas.reset(
+        static_cast<unsigned char *>(std::calloc(nbuffers, area_stride)));
+    if (!areas)
+      throw std::bad_alloc();
+  }
   for (std::size_t i = 0; i < nbuffers; ++i)
     buffers[i].attach(reinterpret_cast<unsigned char *>(storage.get()) +
                           i * static_cast<std::size_t>(capacity),
@@ -219,11 +251,14 @@ int go_impl(xsdt_hdl *h) {
   // Room for the buffers a failed rollback would have to keep.
   h->retired_storage.reserve(h->retired_storage.size() + 1);
   h->retired_buffers.reserve(h->retired_buffers.size() + 1);
+  h->retired_areas.reserve(h->retired_areas.size() + 1);
 
   // Nothing below allocates until the session is published.
   h->storage = std::move(storage);
   h->buffers = std::move(buffers);
   h->nbuffers = nbuffers;
+  h->areas = std::move(areas);
+  h->area_stride = area_stride;
   h->usdt_sites = std::move(usdt_sites);
   h->usdt_patterns = std::move(usdt_patterns);
   h->usdt_pattern_jumps = std::move(usdt_pattern_jumps);
@@ -274,10 +309,13 @@ int go_impl(xsdt_hdl *h) {
   if (h->keep_forever) {
     h->retired_storage.push_back(std::move(h->storage));
     h->retired_buffers.push_back(std::move(h->buffers));
+    h->retired_areas.push_back(std::move(h->areas));
   }
   h->storage.reset();
   h->buffers.reset();
+  h->areas.reset();
   h->nbuffers = 0;
+  h->area_stride = 0;
   h->usdt_sites.clear();
   h->gate = nullptr;
   for (const auto &probe : h->probes)
@@ -433,6 +471,26 @@ int aggregate_print_impl(xsdt_hdl *h, FILE *out) {
     if (std::fprintf(out, "  %s  %" PRIu64 "\n", probe->id.c_str(), count) < 0)
       return fail(h, XSDT_ERR_INTERNAL, "xsdt_aggregate_print: write: %s",
                   std::strerror(errno));
+  return 0;
+}
+
+int area_walk_impl(xsdt_hdl *h, xsdt_area_f *visit, void *arg) {
+  if (h->state == State::kConfiguring)
+    return bad_state(h, "xsdt_area_walk");
+  if (!h->areas)
+    return fail(h, XSDT_ERR_BAD_STATE,
+                "xsdt_area_walk: the handle has no hit areas (hitarea 0)");
+  if (!visit)
+    return fail(h, XSDT_ERR_INTERNAL,
+                "xsdt_area_walk: no visit function given");
+  for (std::size_t i = 0; i < h->nbuffers; ++i) {
+    // Acquire: the owner's claim comes before its first write to the area.
+    const std::int32_t owner =
+        h->buffers[i].owner.load(std::memory_order_acquire);
+    if (owner != 0 && visit(static_cast<std::uint64_t>(owner),
+                            h->areas.get() + i * h->area_stride, arg) != 0)
+      break;
+  }
   return 0;
 }
 

@@ -118,7 +118,8 @@ int xsdt_enable_probes(xsdt_hdl *h, const char *description, xsdt_mode mode);
 /* Options, before go: "bufsize" (bytes per thread buffer, with an optional
  * k/m suffix, 64 to 256m, used in whole 8-byte units; default 64k),
  * "nthreads" (buffers, i.e. threads that can record, 1 to 4096; default
- * 64), "timestamps" ("on", the default, or "off": records then carry
+ * 64), "hitarea" (bytes of each buffer's area for the hit function,
+ * xsdt_handle_hit; 0 to 256m, k/m suffix; default 0), "timestamps" ("on", the default, or "off": records then carry
  * timestamp_ns 0 and a hit reads no clock, as DTrace records carry no
  * timestamp unless the program asks for one). A record takes
  * 16 bytes plus 8 per argument. Returns 0 or -1 (XSDT_ERR_BAD_OPTION;
@@ -169,6 +170,38 @@ uint64_t xsdt_drops(xsdt_hdl *h);
  * printed without a handler; xsdt_drops() counts either way. */
 typedef void xsdt_drop_f(uint64_t tid, uint64_t drops, void *arg);
 int xsdt_handle_drop(xsdt_hdl *h, xsdt_drop_f *handler, void *arg);
+
+/* Work at the hit, as DTrace runs a clause's predicate and aggregations in
+ * probe context. Before go: libxsdt calls hit at every hit of the handle's
+ * probes that has a thread buffer, in the hit's own context (a trap-mode
+ * hit's signal handler), before recording it. record is the hit as
+ * xsdt_work() would hand it. area is the hitting thread's own "hitarea"
+ * bytes (xsdt_setopt; zeroed at go, 16-byte aligned; NULL when hitarea is
+ * 0): only that thread's hits write it, never two at once (a hit that
+ * interrupts another hit of its thread is dropped before hit is called).
+ * hit must be async-signal-safe: no lock, no allocation. It returns
+ * XSDT_HIT_RECORD to record the hit, XSDT_HIT_DISCARD to leave it out (not
+ * recorded, not in count(), not a drop). NULL hit: every hit is recorded. */
+typedef enum xsdt_hit_status {
+  XSDT_HIT_DISCARD = 0,
+  XSDT_HIT_RECORD = 1
+} xsdt_hit_status;
+typedef int xsdt_hit_f(const xsdt_record *record, void *area, void *arg);
+int xsdt_handle_hit(xsdt_hdl *h, xsdt_hit_f *hit, void *arg);
+
+/* The hit areas of the threads that claimed a buffer (after go), in buffer
+ * order, with the thread's id. While running, their threads may be writing
+ * them (the caller's layout decides what is safe to read: atomics); after
+ * xsdt_stop() they are final. visit returns 0 to go on. Returns 0 or -1
+ * (before go, or hitarea 0: XSDT_ERR_BAD_STATE). */
+typedef int xsdt_area_f(uint64_t tid, const void *area, void *arg);
+int xsdt_area_walk(xsdt_hdl *h, xsdt_area_f *visit, void *arg);
+
+/* The selected probes, in index order, at any time (before go too: a hit
+ * function can prepare a table per probe). visit returns 0 to go on.
+ * Returns 0 or -1. */
+typedef int xsdt_probe_f(const xsdt_probedesc *probe, void *arg);
+int xsdt_probe_walk(xsdt_hdl *h, xsdt_probe_f *visit, void *arg);
 
 /* The handle's last error code (set by the last failing call; success
  * does not clear it) and a message for a code: the handle's own message
