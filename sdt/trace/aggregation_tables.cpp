@@ -61,6 +61,24 @@ std::uint64_t fnv1a(const unsigned char *bytes, std::size_t n) {
   return hash;
 }
 
+// Keys are short: byte loops rather than libc's memcpy and memcmp, whose
+// AVX-512 forms would dirty %zmm16-31, which the next hit's entry must
+// then save and restore (x86-64's XINUSE, usdt_jump.cpp).
+void copy_bytes(unsigned char *to, const void *from, std::size_t n) {
+  const auto *in = static_cast<const unsigned char *>(from);
+  for (std::size_t i = 0; i < n; ++i) {
+    to[i] = in[i];
+    asm("" ::"r"(to + i)); // not turned back into a call of memcpy
+  }
+}
+
+bool same_bytes(const unsigned char *a, const unsigned char *b, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i])
+      return false;
+  return true;
+}
+
 std::size_t key_room(const Aggregation &agg) {
   std::size_t bytes = 0;
   for (Type t : agg.keys)
@@ -91,11 +109,11 @@ std::size_t encode_key(const EvalValue *keys, int nkeys, unsigned char *out) {
     if (keys[i].type == Type::String) {
       const auto length =
           static_cast<std::uint16_t>(std::min(keys[i].length, kMaxKeyString));
-      std::memcpy(out + at, &length, 2);
-      std::memcpy(out + at + 2, keys[i].text, length);
+      copy_bytes(out + at, &length, 2);
+      copy_bytes(out + at + 2, keys[i].text, length);
       at += 2 + length;
     } else {
-      std::memcpy(out + at, &keys[i].number, 8);
+      copy_bytes(out + at, &keys[i].number, 8);
       at += 8;
     }
   }
@@ -207,7 +225,7 @@ void AggregationTables::add(void *area_bytes, int agg, const EvalValue *keys,
     if (state == 0) {
       // Claimed: the key and the first values, then the state (release)
       // that lets a reader see them.
-      std::memcpy(entry + kEntryHeader, key, length);
+      copy_bytes(entry + kEntryHeader, key, length);
       store_word<std::uint32_t>(entry + 4, static_cast<std::uint32_t>(length));
       store_word<std::uint64_t>(entry + 8, hash);
       store_word<std::int64_t>(values + 16, INT64_MAX);
@@ -216,7 +234,7 @@ void AggregationTables::add(void *area_bytes, int agg, const EvalValue *keys,
           .store(1, std::memory_order_release);
     } else if (load_word<std::uint64_t>(entry + 8) != hash ||
                load_word<std::uint32_t>(entry + 4) != length ||
-               std::memcmp(entry + kEntryHeader, key, length) != 0) {
+               !same_bytes(entry + kEntryHeader, key, length)) {
       continue;
     }
     store_word<std::int64_t>(values, load_word<std::int64_t>(values) + 1);

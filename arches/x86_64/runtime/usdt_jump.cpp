@@ -70,53 +70,71 @@ asm(".macro XSDT_SSE_SAVE\n"
     ".macro XSDT_SSE_RESTORE\n"
     ".irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n"
     " movdqa 320+16*\\n(%rsp), %xmm\\n\n .endr\n .endm\n"
-    // The AVX and AVX-512 entries also keep the vector state's upper halves
-    // clean for the handler and, where they were clean, for the program:
-    // Intel cores since Skylake give every legacy-SSE instruction a false
-    // dependency on dirty upper halves (the handler's cvtsi2sd took 88 % of
-    // a 148 ns hit on a Sapphire Rapids before this), and a full restore
-    // would leave them dirty for the interrupted code. After saving, the
-    // entry reads XINUSE (xgetbv 1, where the CPU has it; else the halves
-    // count as in use) into the slot after the vectors, and clears the
-    // upper halves (vzeroupper) before the call. Coming back, halves that
-    // were not in use are restored as they were, zero: vzeroupper and the
-    // 128-bit registers.
+    // The AVX and AVX-512 entries read XINUSE first (xgetbv 1, where the
+    // CPU has it; else every component counts as in use) into the slot
+    // after the vectors, and save and restore only what is in use: a
+    // component in its initial state is zero, and comes back so. They also
+    // keep the upper halves clean for the handler and, where they were
+    // clean, for the program: Intel cores since Skylake give every
+    // legacy-SSE instruction a false dependency on dirty upper halves (the
+    // handler's cvtsi2sd took 88 % of a 148 ns hit on a Sapphire Rapids
+    // when the entry restored whole registers), so the entry clears them
+    // (vzeroupper) before the call, and halves that were clean come back
+    // as vzeroupper and the 128-bit registers leave them.
+    // XINUSE bit 2: the upper halves of %ymm0-15; bit 6: bits 511:256 of
+    // %zmm0-15; bit 7: %zmm16-31.
     ".macro XSDT_READ_XINUSE at\n"
     " mov %rax, %r11\n mov $-1, %eax\n"
     " cmpb $0, xsdt_usdt_jump_xinuse(%rip)\n je 1f\n"
     " mov $1, %ecx\n xgetbv\n"
-    "1: mov %eax, \\at(%rsp)\n mov %r11, %rax\n vzeroupper\n .endm\n"
+    "1: mov %eax, \\at(%rsp)\n mov %r11, %rax\n .endm\n"
+    ".macro XSDT_XMM_SAVE stride\n"
+    ".irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n"
+    " vmovdqa %xmm\\n, 320+\\stride*\\n(%rsp)\n .endr\n .endm\n"
+    ".macro XSDT_XMM_RESTORE stride\n"
+    ".irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n"
+    " vmovdqa 320+\\stride*\\n(%rsp), %xmm\\n\n .endr\n .endm\n"
     ".macro XSDT_AVX_SAVE\n"
+    " XSDT_READ_XINUSE 320+512\n"
+    " testl $0x4, 320+512(%rsp)\n jnz 4f\n XSDT_XMM_SAVE 32\n jmp 5f\n"
+    "4:\n"
     ".irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n"
     " vmovdqa %ymm\\n, 320+32*\\n(%rsp)\n .endr\n"
-    " XSDT_READ_XINUSE 320+512\n .endm\n"
+    "5: vzeroupper\n .endm\n"
     ".macro XSDT_AVX_RESTORE\n"
     " testl $0x4, 320+512(%rsp)\n jnz 2f\n vzeroupper\n"
-    ".irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n"
-    " vmovdqa 320+32*\\n(%rsp), %xmm\\n\n .endr\n jmp 3f\n"
+    " XSDT_XMM_RESTORE 32\n jmp 3f\n"
     "2:\n"
     ".irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n"
     " vmovdqa 320+32*\\n(%rsp), %ymm\\n\n .endr\n"
     "3:\n .endm\n"
     ".macro XSDT_AVX512_SAVE\n"
-    ".irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,"
-    "23,24,25,26,27,28,29,30,31\n"
+    " XSDT_READ_XINUSE 320+2112\n"
+    " testl $0x44, 320+2112(%rsp)\n jnz 4f\n XSDT_XMM_SAVE 64\n jmp 5f\n"
+    "4:\n"
+    ".irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n"
     " vmovdqa64 %zmm\\n, 320+64*\\n(%rsp)\n .endr\n"
+    "5: testl $0x80, 320+2112(%rsp)\n jz 6f\n"
+    ".irp n, 16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31\n"
+    " vmovdqa64 %zmm\\n, 320+64*\\n(%rsp)\n .endr\n"
+    "6:\n"
     ".irp n, 0,1,2,3,4,5,6,7\n kmovq %k\\n, 320+2048+8*\\n(%rsp)\n .endr\n"
-    " XSDT_READ_XINUSE 320+2112\n .endm\n"
-    // XINUSE bit 2: the upper halves of %ymm0-15; bit 6: bits 511:256 of
-    // %zmm0-15. %zmm16-31, which no legacy-SSE instruction reaches, come
-    // back whole either way.
+    " vzeroupper\n .endm\n"
     ".macro XSDT_AVX512_RESTORE\n"
     " testl $0x44, 320+2112(%rsp)\n jnz 2f\n vzeroupper\n"
-    ".irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n"
-    " vmovdqa 320+64*\\n(%rsp), %xmm\\n\n .endr\n jmp 3f\n"
+    " XSDT_XMM_RESTORE 64\n jmp 3f\n"
     "2:\n"
     ".irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n"
     " vmovdqa64 320+64*\\n(%rsp), %zmm\\n\n .endr\n"
-    "3:\n"
+    "3: testl $0x80, 320+2112(%rsp)\n jz 7f\n"
     ".irp n, 16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31\n"
-    " vmovdqa64 320+64*\\n(%rsp), %zmm\\n\n .endr\n"
+    " vmovdqa64 320+64*\\n(%rsp), %zmm\\n\n .endr\n jmp 8f\n"
+    // Zero, as they were: the handler may have used them (glibc's EVEX
+    // string functions do).
+    "7:\n"
+    ".irp n, 16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31\n"
+    " vpxord %xmm\\n, %xmm\\n, %xmm\\n\n .endr\n"
+    "8:\n"
     ".irp n, 0,1,2,3,4,5,6,7\n kmovq 320+2048+8*\\n(%rsp), %k\\n\n .endr\n"
     " .endm\n");
 
