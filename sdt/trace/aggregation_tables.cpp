@@ -45,9 +45,9 @@ template <class T> void store_word(unsigned char *at, T value) {
     *word = value;
 }
 
-// The state word publishes a claimed entry's key (32-bit atomics are
-// lock-free on every arch xsdt has).
-static_assert(std::atomic_ref<std::uint32_t>::is_always_lock_free);
+// The state word publishes a claimed entry's key: an atomic on every arch
+// (on ARMv5 with clang through libxsdt's own __atomic functions,
+// arches/armel/runtime/atomics.cpp, which are safe in a signal handler).
 std::uint32_t entry_state(const unsigned char *entry, std::memory_order order) {
   return std::atomic_ref<std::uint32_t>(*reinterpret_cast<std::uint32_t *>(
                                             const_cast<unsigned char *>(entry)))

@@ -35,6 +35,19 @@ struct AgentPlaces {
   std::string from_env;   // $XSDT_TRACE_AGENT, if set
 };
 
+// The agent library for a program of `arch` ($XSDT_TRACE_AGENT when it
+// is built for that arch, else the host's agent for the host's arch, or
+// <prefix>/lib/<triple>/xsdt/ for another). Throws LaunchError naming
+// `program` and every place tried.
+std::string find_agent(const std::string &arch, const AgentPlaces &places,
+                       const std::string &program);
+
+// The arch of the running process pid: that of the ELF /proc/PID/exe
+// names, or, where that is an arch's emulator (qemu-user running a
+// program of another arch), that of the ELF files it maps. Throws
+// LaunchError when neither tells.
+std::string process_arch(int pid);
+
 // The launch of `words` (the -c command split into words; words[0] is
 // looked up in $PATH when it has no '/'). Throws LaunchError saying what is
 // missing: an unknown arch, no agent for it, no emulator.

@@ -337,17 +337,6 @@ int attach(const Options &o, const std::string &source, std::ostream *out,
     std::cerr << who << ": no such process\n";
     return 2;
   }
-  AgentPlaces places = agent_places(argv0);
-  const std::string agent =
-      places.from_env.empty() ? places.host_agent : places.from_env;
-  if (agent.empty()) {
-    std::cerr << "xsdt-trace: no agent library (libxsdt-trace-agent.so) "
-                 "beside the command or in its prefix; set XSDT_TRACE_AGENT\n";
-    return 2;
-  }
-  char resolved[PATH_MAX];
-  const std::string agent_path =
-      realpath(agent.c_str(), resolved) ? resolved : agent;
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
@@ -361,6 +350,22 @@ int attach(const Options &o, const std::string &source, std::ostream *out,
               << std::strerror(errno) << ")\n";
     return 2;
   }
+  // Then the agent of the program's arch: the host's, or, for a program of
+  // another arch under its emulator, that arch's (libxsdt in the program
+  // loads it).
+  const AgentPlaces places = agent_places(argv0);
+  std::string agent;
+  try {
+    agent =
+        find_agent(process_arch(o.pid), places, "pid " + std::to_string(o.pid));
+  } catch (const LaunchError &e) {
+    std::cerr << "xsdt-trace: " << e.what() << "\n";
+    close(fd);
+    return 2;
+  }
+  char resolved[PATH_MAX];
+  const std::string agent_path =
+      realpath(agent.c_str(), resolved) ? resolved : agent;
   std::string request = agent_path + "\n";
   std::string answer;
   char c;
