@@ -88,15 +88,18 @@ std::atomic<bool> g_fire_fences{true};
 // What a hit runs once the protocol below lets it: load the gate (an
 // SDT probe's `runtime`, a USDT jump site's cell) with the given order
 // and, when it is armed, call the handler. Two shapes, one protocol.
+// The arguments are an array the fire function builds once: a call object
+// holding them by value was stored twice on every hit (the object, whose
+// address the slow path takes, and the handler's array), 14 stores of which
+// 10 zeros for a one-argument probe.
 struct SdtCall {
   xsdt_sdt_probe *probe;
-  std::uint64_t a0, a1, a2, a3, a4, a5, a6;
+  const std::uint64_t *args; // XSDT_SDT_MAX_ARGS of them
   template <int Order> void run() const {
     const auto *armed =
         static_cast<const Armed *>(__atomic_load_n(&probe->runtime, Order));
     if (!armed)
       return;
-    const std::uint64_t args[XSDT_SDT_MAX_ARGS] = {a0, a1, a2, a3, a4, a5, a6};
     armed->handler(armed->info, args, armed->user);
   }
 };
@@ -369,7 +372,8 @@ fire_common(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1, uint64_t a2,
   // value can only be its initial true (prepare_fire_path clears it once,
   // before the first site is written; only a single-threaded fork child
   // sets it again), which costs a fence and is safe.
-  fire(SdtCall{probe, a0, a1, a2, a3, a4, a5, a6});
+  const std::uint64_t args[XSDT_SDT_MAX_ARGS] = {a0, a1, a2, a3, a4, a5, a6};
+  fire(SdtCall{probe, args});
 }
 
 void xsdt_sdt_fire(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
