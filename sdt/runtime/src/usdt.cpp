@@ -57,6 +57,7 @@ struct SiteRecord {
   const SiteEncoding *encoding = nullptr;
   std::string provider, name, args, object;
   xsdt_probe_info info{};
+  xsdt_probe_info jump_info{}; // info with jumped = 1, for the jump hits
   int argc = 0;
   CompiledArg compiled[XSDT_MAX_ARGS];
   xsdt_probe_handler handler = nullptr;
@@ -93,7 +94,8 @@ int parse_pattern(const char *pattern, ProbeDescription *p, xsdt_error *err) {
 // Reads the arguments from the registers of a hit and runs the probe's
 // handler. On the hitting thread, in signal context (trap mode) or not
 // (jump mode): no lock, no allocation.
-void run_handler(const SiteRecord *r, const RegisterFile &regs) {
+void run_handler(const SiteRecord *r, const xsdt_probe_info *info,
+                 const RegisterFile &regs) {
   xsdt_arg args[XSDT_MAX_ARGS];
   MemoryReader reader{&safe_read, nullptr};
   for (int i = 0; i < r->argc; ++i) {
@@ -107,13 +109,14 @@ void run_handler(const SiteRecord *r, const RegisterFile &regs) {
     args[i].is_float = c.is_float;
     args[i].valid = ok;
   }
-  r->handler(&r->info, r->argc, args, r->user);
+  r->handler(info, r->argc, args, r->user);
 }
 
 void usdt_hit(const void *data, void *uc) {
   RegisterFile regs{}; // the slots of no register of the arch stay 0
   machdep::fill_registers(uc, &regs);
-  run_handler(static_cast<const SiteRecord *>(data), regs);
+  const auto *r = static_cast<const SiteRecord *>(data);
+  run_handler(r, &r->info, regs);
 }
 
 // A jump-mode hit, from the stub's entry with the registers it saved.
@@ -121,7 +124,8 @@ void usdt_jump_run(const void *data, RegisterFile *regs) {
   static const int saved = usdt_jump_saved_registers();
   for (int i = saved; i < kRegisterFileSize; ++i)
     regs->regs[i] = 0; // as in trap mode
-  run_handler(static_cast<const SiteRecord *>(data), *regs);
+  const auto *r = static_cast<const SiteRecord *>(data);
+  run_handler(r, &r->jump_info, *regs);
 }
 
 // The trap table's entry of an enabled site: its hit, then past the site;
@@ -286,7 +290,10 @@ SiteRecord *make_record(const ProbeSite &s, xsdt_probe_handler handler,
                               rec->object.c_str(),
                               rec->site,
                               rec->semaphore,
-                              rec->argc};
+                              rec->argc,
+                              0};
+  rec->jump_info = rec->info;
+  rec->jump_info.jumped = 1;
   return rec;
 }
 
@@ -507,9 +514,14 @@ int usdt_list(xsdt_probe_visitor visit, void *user, xsdt_error *err) {
   for (const ProbeSite &s : sites) {
     if (!visit)
       continue;
-    xsdt_probe_info info{s.provider.c_str(),     s.name.c_str(), s.args.c_str(),
-                         s.object.c_str(),       s.pc,           s.semaphore,
-                         s.argc < 0 ? 0 : s.argc};
+    xsdt_probe_info info{s.provider.c_str(),
+                         s.name.c_str(),
+                         s.args.c_str(),
+                         s.object.c_str(),
+                         s.pc,
+                         s.semaphore,
+                         s.argc < 0 ? 0 : s.argc,
+                         0};
     visit(&info, user);
   }
   return static_cast<int>(sites.size());

@@ -114,6 +114,36 @@ TEST(UsdtJump, DecodesTheArgumentsTheSourcePassed) {
   EXPECT_EQ(h.count.load(), 2);
 }
 
+// A handler's info says how the hit came: jumped 1 through a jump site
+// (where the arch has the mode), 0 through a trap; xsdt_list's says 0.
+void note_jumped(const xsdt_probe_info *info, int, const xsdt_arg *,
+                 void *user) {
+  static_cast<std::vector<int> *>(user)->push_back(info->jumped);
+}
+
+void list_jumped(const xsdt_probe_info *info, void *user) {
+  if (std::string(info->provider) + ":" + info->name == "rtjump:values")
+    static_cast<std::vector<int> *>(user)->push_back(info->jumped);
+}
+
+TEST(UsdtJump, InfoSaysWhetherTheHitJumped) {
+  std::vector<int> seen;
+  xsdt_error err;
+  const char *text = "x";
+  ASSERT_EQ(xsdt_enable_jump("rtjump:values", note_jumped, &seen, &err), 1)
+      << err.message;
+  fire_values(1, 2, 3, 4, 5.0, text);
+  ASSERT_EQ(xsdt_disable("rtjump:values", &err), 1) << err.message;
+  ASSERT_EQ(xsdt_enable("rtjump:values", note_jumped, &seen, &err), 1)
+      << err.message;
+  fire_values(1, 2, 3, 4, 5.0, text);
+  ASSERT_EQ(xsdt_disable("rtjump:values", &err), 1) << err.message;
+  EXPECT_EQ(seen, (std::vector<int>{xsdt_usdt_jumps(), 0}));
+  std::vector<int> listed;
+  ASSERT_GT(xsdt_list(list_jumped, &listed, &err), 0) << err.message;
+  EXPECT_EQ(listed, std::vector<int>{0});
+}
+
 // Enabled, the site holds neither its NOP nor its trap where the arch has
 // the mode (the branch), the trap where it has not; disabled, its NOP.
 TEST(UsdtJump, SiteBytes) {

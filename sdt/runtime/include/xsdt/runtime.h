@@ -56,6 +56,12 @@ typedef struct xsdt_probe_info {
   uintptr_t pc;         /* run-time address of the site */
   uintptr_t semaphore;  /* run-time address of the semaphore, or 0 */
   int argc;
+  /* Added: in a handler's info, 1 when the hit came through a jump site
+   * (xsdt_enable_jump): the handler runs on the thread, and xsdt_disable
+   * returns only once it has returned; 0 for a trap-mode hit (in the signal
+   * handler, which may still run after xsdt_disable returned) and in
+   * xsdt_list's. */
+  int jumped;
 } xsdt_probe_info;
 
 typedef struct xsdt_arg {
