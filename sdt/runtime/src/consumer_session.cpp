@@ -75,6 +75,28 @@ bool parse_size(const char *text, std::uint64_t *out) {
   return true;
 }
 
+// A byte-count option (bufsize, hitarea): parse_size's form, within
+// [min, max]; sets *field and its text, or fails naming the option.
+int set_byte_count(xsdt_hdl *h, const char *name, const char *value,
+                   std::uint64_t min, std::uint64_t max, std::uint64_t *field,
+                   std::string *text) {
+  const char *shown = value ? value : "(null)";
+  std::uint64_t number = 0;
+  if (!parse_size(value, &number))
+    return fail(h, XSDT_ERR_BAD_OPTION,
+                "xsdt_setopt: %s '%s' is not a byte count (digits with an "
+                "optional k or m suffix)",
+                name, shown);
+  if (number < min || number > max)
+    return fail(h, XSDT_ERR_BAD_OPTION,
+                "xsdt_setopt: %s '%s' is out of range (%" PRIu64 " to %" PRIu64
+                " bytes)",
+                name, shown, min, max);
+  *field = number;
+  *text = std::to_string(number);
+  return 0;
+}
+
 } // namespace
 
 int setopt_impl(xsdt_hdl *h, const char *option, const char *value) {
@@ -83,21 +105,9 @@ int setopt_impl(xsdt_hdl *h, const char *option, const char *value) {
   const std::string_view name = option ? option : "";
   const char *shown = value ? value : "(null)";
   std::uint64_t number = 0;
-  if (name == "bufsize") {
-    if (!parse_size(value, &number))
-      return fail(h, XSDT_ERR_BAD_OPTION,
-                  "xsdt_setopt: bufsize '%s' is not a byte count (digits "
-                  "with an optional k or m suffix)",
-                  shown);
-    if (number < kMinBufsize || number > kMaxBufsize)
-      return fail(h, XSDT_ERR_BAD_OPTION,
-                  "xsdt_setopt: bufsize '%s' is out of range (%" PRIu64
-                  " to %" PRIu64 " bytes)",
-                  shown, kMinBufsize, kMaxBufsize);
-    h->bufsize = number;
-    h->bufsize_text = std::to_string(number);
-    return 0;
-  }
+  if (name == "bufsize")
+    return set_byte_count(h, "bufsize", value, kMinBufsize, kMaxBufsize,
+                          &h->bufsize, &h->bufsize_text);
   if (name == "nthreads") {
     // A count: no suffix.
     if (!parse_size(value, &number) || value[std::strlen(value) - 1] < '0' ||
@@ -113,21 +123,9 @@ int setopt_impl(xsdt_hdl *h, const char *option, const char *value) {
     h->nthreads_text = std::to_string(number);
     return 0;
   }
-  if (name == "hitarea") {
-    if (!parse_size(value, &number))
-      return fail(h, XSDT_ERR_BAD_OPTION,
-                  "xsdt_setopt: hitarea '%s' is not a byte count (digits "
-                  "with an optional k or m suffix)",
-                  shown);
-    if (number > kMaxHitArea)
-      return fail(h, XSDT_ERR_BAD_OPTION,
-                  "xsdt_setopt: hitarea '%s' is out of range (0 to %" PRIu64
-                  " bytes)",
-                  shown, kMaxHitArea);
-    h->hitarea = number;
-    h->hitarea_text = std::to_string(number);
-    return 0;
-  }
+  if (name == "hitarea")
+    return set_byte_count(h, "hitarea", value, 0, kMaxHitArea, &h->hitarea,
+                          &h->hitarea_text);
   if (name == "timestamps") {
     const std::string_view text = value ? value : "";
     if (text != "on" && text != "off")
