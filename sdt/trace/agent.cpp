@@ -237,47 +237,33 @@ Value to_value(const EvalValue &v) {
   return out;
 }
 
-// Aggregation index as it stands: the drain thread's table and every
-// hitting thread's, merged.
-std::map<Key, AggValue> snapshot(Agent &a, int index) {
-  std::map<Key, AggValue> merged;
-  a.tables->merge(a.own(), index, merged);
-  if (a.areas) {
-    struct Walk {
-      const AggregationTables *tables;
-      int index;
-      std::map<Key, AggValue> *into;
-    } walk{&*a.tables, index, &merged};
+// Calls visit for the drain thread's aggregation area and every hitting
+// thread's (libxsdt's hit areas, once the probes are enabled).
+template <class Visit> void for_each_area(Agent &a, Visit visit) {
+  visit(static_cast<const void *>(a.own()));
+  if (a.areas)
     xsdt_area_walk(
         a.handle,
         [](uint64_t, const void *area, void *arg) {
-          auto *w = static_cast<Walk *>(arg);
-          w->tables->merge(area, w->index, *w->into);
+          (*static_cast<Visit *>(arg))(area);
           return 0;
         },
-        &walk);
-  }
+        &visit);
+}
+
+// Aggregation index as it stands: every area's table, merged.
+std::map<Key, AggValue> snapshot(Agent &a, int index) {
+  std::map<Key, AggValue> merged;
+  for_each_area(
+      a, [&](const void *area) { a.tables->merge(area, index, merged); });
   return merged;
 }
 
 // A counter of the areas (drops of an aggregation, failures of a clause),
-// summed over the drain thread's and every hitting thread's.
+// summed.
 template <class Read> std::uint64_t total(Agent &a, Read read) {
-  std::uint64_t sum = read(static_cast<const void *>(a.own()));
-  if (a.areas) {
-    struct Walk {
-      Read *read;
-      std::uint64_t *sum;
-    } walk{&read, &sum};
-    xsdt_area_walk(
-        a.handle,
-        [](uint64_t, const void *area, void *arg) {
-          auto *w = static_cast<Walk *>(arg);
-          *w->sum += (*w->read)(area);
-          return 0;
-        },
-        &walk);
-  }
+  std::uint64_t sum = 0;
+  for_each_area(a, [&](const void *area) { sum += read(area); });
   return sum;
 }
 
@@ -683,19 +669,16 @@ void prepare_hits(Agent &a, const std::string &options) {
                   std::to_string(a.tables->area_bytes()).c_str()) != 0)
     refuse("-x aggsize: " +
            std::string(xsdt_errmsg(a.handle, xsdt_errno(a.handle))));
-  struct Walk {
-    Agent *a;
-  } walk{&a};
   xsdt_probe_walk(
       a.handle,
       [](const xsdt_probedesc *probe, void *arg) {
-        Agent &agent = *static_cast<Walk *>(arg)->a;
+        Agent &agent = *static_cast<Agent *>(arg);
         if (probe->index >= agent.plans.size())
           agent.plans.resize(probe->index + 1);
         agent.plans[probe->index] = plan_for(agent, probe);
         return 0;
       },
-      &walk);
+      &a);
   xsdt_handle_hit(a.handle, on_hit, &a);
 }
 

@@ -165,11 +165,18 @@ int disable_session(xsdt_hdl *h, const char *call) {
   h->sdt_enabled.clear();
   for (std::size_t i = 0; i < h->usdt_enabled; ++i) {
     const std::string &pattern = h->usdt_patterns[i];
-    // A trap left in place only ever reaches the closed gate.
+    // A trap left in place only ever reaches the closed gate. A jump hit
+    // counts itself in flight nowhere (on_usdt_hit): a failed disable of a
+    // jump group may not have waited for it, so the handle must outlive
+    // close, as for a failed SDT disable.
     if (xsdt_disable(pattern.c_str(), &err) < 0 &&
-        err.code != XSDT_ERR_NOT_ENABLED && result == 0)
-      result = fail(h, err.code, "%s: disabling USDT probe %s: %s", call,
-                    pattern.c_str(), err.message);
+        err.code != XSDT_ERR_NOT_ENABLED) {
+      if (h->usdt_pattern_jumps[i])
+        h->keep_forever = true;
+      if (result == 0)
+        result = fail(h, err.code, "%s: disabling USDT probe %s: %s", call,
+                      pattern.c_str(), err.message);
+    }
   }
   h->usdt_enabled = 0;
   if (h->gate)

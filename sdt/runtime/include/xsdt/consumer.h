@@ -119,8 +119,8 @@ int xsdt_enable_probes(xsdt_hdl *h, const char *description, xsdt_mode mode);
  * k/m suffix, 64 to 256m, used in whole 8-byte units; default 64k),
  * "nthreads" (buffers, i.e. threads that can record, 1 to 4096; default
  * 64), "hitarea" (bytes of each buffer's area for the hit function,
- * xsdt_handle_hit; 0 to 256m, k/m suffix; default 0), "timestamps" ("on", the default, or "off": records then carry
- * timestamp_ns 0 and a hit reads no clock, as DTrace records carry no
+ * xsdt_handle_hit; 0 to 256m, k/m suffix; default 0), "timestamps" ("on",
+ * the default, or "off": records then carry timestamp_ns 0 and a hit reads no clock, as DTrace records carry no
  * timestamp unless the program asks for one). A record takes
  * 16 bytes plus 8 per argument. Returns 0 or -1 (XSDT_ERR_BAD_OPTION;
  * XSDT_ERR_BAD_STATE after go). */
