@@ -41,6 +41,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <utility>
 
 // ThreadSanitizer does not model fences (GCC's -Wtsan rejects
 // std::atomic_thread_fence, even in a branch never taken) nor membarrier,
@@ -55,14 +56,24 @@ namespace {
 // counters below (correct, but an atomic add per hit).
 constexpr std::size_t kThreadSlots = 256;
 
+// One cache line, written only by the owning thread.
 struct alignas(64) ThreadSlot {
-  // Written only by the owning thread: odd while it runs a handler.
+  // Odd while the thread runs a handler.
   std::atomic<std::uint32_t> seq{0};
-  // 1 while a thread owns the slot. A word, not a bool: a compare-and-swap
-  // on a byte needs libatomic on riscv64, which C programs do not link.
-  std::atomic<std::uint32_t> owned{0};
+  // The arguments of the thread's outermost hit, which the handler gets:
+  // here rather than in the fire function's frame, because those of a
+  // probe with fewer than XSDT_SDT_MAX_ARGS must be 0, and here they
+  // already are unless a hit with more ran since (args[width..] are 0):
+  // a one-argument hit stores one argument, not one and six zeros.
+  std::uint32_t width = 0;
+  std::uint64_t args[XSDT_SDT_MAX_ARGS] = {};
 };
+static_assert(sizeof(ThreadSlot) == 64);
 ThreadSlot g_slots[kThreadSlots];
+// 1 while a thread owns the slot of the same index. A word, not a bool: a
+// compare-and-swap on a byte needs libatomic on riscv64, which C programs
+// do not link.
+std::atomic<std::uint32_t> g_slot_owned[kThreadSlots];
 
 // Initial-exec: one load from the thread pointer, no __tls_get_addr call.
 __thread ThreadSlot *t_slot __attribute__((tls_model("initial-exec"))) =
@@ -103,6 +114,35 @@ struct SdtCall {
     armed->handler(armed->info, args, armed->user);
   }
 };
+// The outermost hit of a thread with a slot: the N arguments go to the
+// slot's array, once the slot is odd (a signal handler's hit in between
+// then nests and leaves the array alone).
+// The values are members of their own, not an array: an array is built
+// in the frame and copied, with loads wider than its stores (a
+// store-forwarding stall of the seven-argument hit).
+template <int N> struct SdtSlotCall {
+  xsdt_sdt_probe *probe;
+  ThreadSlot *slot;
+  std::uint64_t a0, a1, a2, a3, a4, a5, a6;
+  template <int Order> __attribute__((always_inline)) void run() const {
+    const auto *armed =
+        static_cast<const Armed *>(__atomic_load_n(&probe->runtime, Order));
+    if (!armed)
+      return;
+    std::uint64_t *args = slot->args;
+    if (__builtin_expect(slot->width != N, 0)) {
+      for (int i = N; i < XSDT_SDT_MAX_ARGS; ++i)
+        args[i] = 0;
+      slot->width = N;
+    }
+    const std::uint64_t values[] = {a0, a1, a2, a3, a4, a5, a6};
+    static_assert(sizeof values / sizeof *values == XSDT_SDT_MAX_ARGS);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((args[I] = values[I]), ...);
+    }(std::make_index_sequence<N>{});
+    armed->handler(armed->info, args, armed->user);
+  }
+};
 struct UsdtJumpCall {
   const UsdtJumpCell *cell;
   RegisterFile *regs;
@@ -120,19 +160,21 @@ void give_back_slot(void *data) {
   const std::uint32_t seq = slot->seq.load(std::memory_order_relaxed);
   if (seq & 1)
     slot->seq.store(seq + 1, std::memory_order_release);
-  slot->owned.store(0, std::memory_order_release);
   t_slot = nullptr;
+  g_slot_owned[slot - g_slots].store(0, std::memory_order_release);
 }
 
 // Once per thread: the first free slot, or null when all are taken.
 ThreadSlot *claim_slot() {
-  for (ThreadSlot &slot : g_slots) {
+  for (std::size_t i = 0; i < kThreadSlots; ++i) {
     std::uint32_t free = 0;
-    if (slot.owned.load(std::memory_order_relaxed) ||
-        !slot.owned.compare_exchange_strong(free, 1, std::memory_order_acquire))
+    if (g_slot_owned[i].load(std::memory_order_relaxed) ||
+        !g_slot_owned[i].compare_exchange_strong(free, 1,
+                                                 std::memory_order_acquire))
       continue;
+    ThreadSlot &slot = g_slots[i];
     if (pthread_setspecific(g_slot_key, &slot) != 0) {
-      slot.owned.store(0, std::memory_order_release);
+      g_slot_owned[i].store(0, std::memory_order_release);
       return nullptr;
     }
     t_slot = &slot;
@@ -153,6 +195,9 @@ template <class Call> __attribute__((noinline)) void fire_counted(Call call) {
   --t_shared_inside[parity];
 }
 
+template <class Call>
+void enter_slot(ThreadSlot *slot, std::uint32_t seq, const Call &call);
+
 // A hit on a thread that owns a slot.
 template <class Call>
 __attribute__((always_inline)) inline void fire_in_slot(ThreadSlot *slot,
@@ -162,6 +207,13 @@ __attribute__((always_inline)) inline void fire_in_slot(ThreadSlot *slot,
     call.template run<__ATOMIC_ACQUIRE>();
     return;
   }
+  enter_slot(slot, seq, call);
+}
+
+// The outermost hit on a thread's slot, whose counter is `seq` (even).
+template <class Call>
+__attribute__((always_inline)) inline void
+enter_slot(ThreadSlot *slot, std::uint32_t seq, const Call &call) {
 #ifdef XSDT_UNDER_TSAN
   slot->seq.store(seq + 1, std::memory_order_seq_cst);
 #else
@@ -305,12 +357,13 @@ namespace {
 // The child of a fork has only the forking thread: the others' slots and
 // counts are gone with them.
 void reset_after_fork() {
-  for (ThreadSlot &slot : g_slots) {
+  for (std::size_t i = 0; i < kThreadSlots; ++i) {
+    ThreadSlot &slot = g_slots[i];
     if (&slot == t_slot)
       continue;
     std::uint32_t seq = slot.seq.load(std::memory_order_relaxed);
     slot.seq.store(seq + (seq & 1), std::memory_order_relaxed);
-    slot.owned.store(0, std::memory_order_relaxed);
+    g_slot_owned[i].store(0, std::memory_order_relaxed);
   }
   for (int parity = 0; parity < 2; ++parity)
     g_shared[parity].inside.store(t_shared_inside[parity]);
@@ -352,19 +405,27 @@ bool prepare_fire_path(xsdt_error *err) {
   return true;
 }
 
-} // namespace xsdt::rt
-
-// ---- C entry points: what the sites call ----------------------------------
-
-extern "C" {
+namespace {
 
 // The out-of-line path of every site. Hot: a jump-mode hit costs this
 // function plus the handler's call. Inlined into every entry point below,
-// so that a site's call reaches the handler without another call.
-__attribute__((always_inline)) static inline void
+// so that a site's call reaches the handler without another call. N is
+// the probe's argument count.
+template <int N>
+__attribute__((always_inline)) inline void
 fire_common(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1, uint64_t a2,
             uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6) {
   using namespace xsdt::rt;
+  // The common hit: the thread's outermost, on its slot.
+  if (ThreadSlot *slot = t_slot; __builtin_expect(slot != nullptr, 1)) {
+    const std::uint32_t seq = slot->seq.load(std::memory_order_relaxed);
+    if (__builtin_expect(!(seq & 1), 1)) {
+      enter_slot(slot, seq,
+                 SdtSlotCall<N>{probe, slot, a0, a1, a2, a3, a4, a5, a6});
+      return;
+    }
+  }
+  // A nested hit, or the first of a thread: the arguments in this frame.
   // No early test of probe->runtime: SdtCall::run reads it once, after the
   // slot is odd, which the protocol needs anyway; a second load here would
   // only shorten the rare hit of a thread that passed the site just before
@@ -376,43 +437,50 @@ fire_common(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1, uint64_t a2,
   fire(SdtCall{probe, args});
 }
 
+} // namespace
+} // namespace xsdt::rt
+
+// ---- C entry points: what the sites call ----------------------------------
+
+extern "C" {
+
 void xsdt_sdt_fire(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
                    uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
                    uint64_t a6) {
-  fire_common(probe, a0, a1, a2, a3, a4, a5, a6);
+  xsdt::rt::fire_common<7>(probe, a0, a1, a2, a3, a4, a5, a6);
 }
 
 // What the sites call: the probe's own argument count, so that a site's
 // call passes few arguments (in registers); the rest read as 0.
 void xsdt_sdt_fire0(struct xsdt_sdt_probe *probe) {
-  fire_common(probe, 0, 0, 0, 0, 0, 0, 0);
+  xsdt::rt::fire_common<0>(probe, 0, 0, 0, 0, 0, 0, 0);
 }
 void xsdt_sdt_fire1(struct xsdt_sdt_probe *probe, uint64_t a0) {
-  fire_common(probe, a0, 0, 0, 0, 0, 0, 0);
+  xsdt::rt::fire_common<1>(probe, a0, 0, 0, 0, 0, 0, 0);
 }
 void xsdt_sdt_fire2(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1) {
-  fire_common(probe, a0, a1, 0, 0, 0, 0, 0);
+  xsdt::rt::fire_common<2>(probe, a0, a1, 0, 0, 0, 0, 0);
 }
 void xsdt_sdt_fire3(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
                     uint64_t a2) {
-  fire_common(probe, a0, a1, a2, 0, 0, 0, 0);
+  xsdt::rt::fire_common<3>(probe, a0, a1, a2, 0, 0, 0, 0);
 }
 void xsdt_sdt_fire4(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
                     uint64_t a2, uint64_t a3) {
-  fire_common(probe, a0, a1, a2, a3, 0, 0, 0);
+  xsdt::rt::fire_common<4>(probe, a0, a1, a2, a3, 0, 0, 0);
 }
 void xsdt_sdt_fire5(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
                     uint64_t a2, uint64_t a3, uint64_t a4) {
-  fire_common(probe, a0, a1, a2, a3, a4, 0, 0);
+  xsdt::rt::fire_common<5>(probe, a0, a1, a2, a3, a4, 0, 0);
 }
 void xsdt_sdt_fire6(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
                     uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5) {
-  fire_common(probe, a0, a1, a2, a3, a4, a5, 0);
+  xsdt::rt::fire_common<6>(probe, a0, a1, a2, a3, a4, a5, 0);
 }
 void xsdt_sdt_fire7(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
                     uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
                     uint64_t a6) {
-  fire_common(probe, a0, a1, a2, a3, a4, a5, a6);
+  xsdt::rt::fire_common<7>(probe, a0, a1, a2, a3, a4, a5, a6);
 }
 
 // What a USDT jump site's stub calls (arches/<arch>/runtime: the arch's

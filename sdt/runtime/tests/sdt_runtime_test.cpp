@@ -425,6 +425,43 @@ TEST_P(ModeTest, UnusedArgumentsAreZero) {
   ASSERT_EQ(xsdt_sdt_disable("srt:::dash-name", &err), 1) << err.message;
 }
 
+// The handler's array is kept in the thread's slot across hits, its unused
+// arguments zeroed only after a hit that used them (sdt_fire.cpp, "width"):
+// a hit with fewer arguments after one with more still sees zeros, and one
+// with more after one with fewer sees all of its own. On one thread and
+// with the probes in turn: the order that reuses the array.
+TEST_P(ModeTest, UnusedArgumentsAreZeroAfterAWiderHit) {
+  Hits wide, narrow;
+  xsdt_error err;
+  ASSERT_EQ(xsdt_sdt_enable("srt:unit:fire_values:values", GetParam(), record,
+                            &wide, &err),
+            1)
+      << err.message;
+  ASSERT_EQ(xsdt_sdt_enable("srt:::dash-name", GetParam(), record, &narrow,
+                            &err),
+            1)
+      << err.message;
+  int local = 0;
+  for (int round = 1; round <= 3; ++round) {
+    fire_values(-round, 200, -300, -5000000000LL, ~0ULL, "text", &local);
+    ASSERT_EQ(wide.count.load(), 2 * round - 1);
+    EXPECT_EQ(static_cast<std::int64_t>(wide.args[0]), -round);
+    EXPECT_EQ(wide.args[6], reinterpret_cast<std::uintptr_t>(&local));
+    fire_dashed(round);
+    fire_dashed(round + 1); // the array as the first narrow hit left it
+    ASSERT_EQ(narrow.count.load(), 2 * round);
+    EXPECT_EQ(narrow.args[0], static_cast<std::uint64_t>(round + 1));
+    for (int i = 1; i < XSDT_SDT_MAX_ARGS; ++i)
+      EXPECT_EQ(narrow.args[i], 0u) << "arg " << i << ", round " << round;
+    fire_values(round, 1, 2, 3, 4, nullptr, nullptr);
+    EXPECT_EQ(wide.args[0], static_cast<std::uint64_t>(round));
+    EXPECT_EQ(wide.args[4], 4u);
+    EXPECT_EQ(wide.args[6], 0u);
+  }
+  ASSERT_EQ(xsdt_sdt_disable("srt:::values", &err), 1) << err.message;
+  ASSERT_EQ(xsdt_sdt_disable("srt:::dash-name", &err), 1) << err.message;
+}
+
 TEST_P(ModeTest, ManySitesOnePageRun) {
   const xsdt_mode mode = GetParam();
   std::vector<Site> sites = sites_of("srt", "multi");
@@ -529,6 +566,8 @@ TEST_P(ModeTest, NestedProbeInHandler) {
                    void *user) {
                   static_cast<Nest *>(user)->outer.fetch_add(1);
                   fire_inner(static_cast<int>(args[0]) + 1);
+                  // The nested hit had an array of its own.
+                  EXPECT_EQ(args[0], 5u);
                 },
                 &nest, &err),
             1)
