@@ -407,6 +407,23 @@ bool prepare_fire_path(xsdt_error *err) {
 
 namespace {
 
+// A nested hit, or the first of a thread: the arguments in this frame.
+// Out of line, so that the common hit's function has no frame for them.
+__attribute__((noinline)) void
+fire_from_frame(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
+                uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+                uint64_t a6) {
+  // No early test of probe->runtime: SdtCall::run reads it once, after the
+  // slot is odd, which the protocol needs anyway; a second load here would
+  // only shorten the rare hit of a thread that passed the site just before
+  // a disable. g_fire_fences is therefore read before any acquire: a stale
+  // value can only be its initial true (prepare_fire_path clears it once,
+  // before the first site is written; only a single-threaded fork child
+  // sets it again), which costs a fence and is safe.
+  const std::uint64_t args[XSDT_SDT_MAX_ARGS] = {a0, a1, a2, a3, a4, a5, a6};
+  fire(SdtCall{probe, args});
+}
+
 // The out-of-line path of every site. Hot: a jump-mode hit costs this
 // function plus the handler's call. Inlined into every entry point below,
 // so that a site's call reaches the handler without another call. N is
@@ -425,16 +442,7 @@ fire_common(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1, uint64_t a2,
       return;
     }
   }
-  // A nested hit, or the first of a thread: the arguments in this frame.
-  // No early test of probe->runtime: SdtCall::run reads it once, after the
-  // slot is odd, which the protocol needs anyway; a second load here would
-  // only shorten the rare hit of a thread that passed the site just before
-  // a disable. g_fire_fences is therefore read before any acquire: a stale
-  // value can only be its initial true (prepare_fire_path clears it once,
-  // before the first site is written; only a single-threaded fork child
-  // sets it again), which costs a fence and is safe.
-  const std::uint64_t args[XSDT_SDT_MAX_ARGS] = {a0, a1, a2, a3, a4, a5, a6};
-  fire(SdtCall{probe, args});
+  fire_from_frame(probe, a0, a1, a2, a3, a4, a5, a6);
 }
 
 } // namespace
