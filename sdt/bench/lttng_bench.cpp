@@ -176,7 +176,10 @@ int check_record(const xsdt_record *r, void *arg) {
 // option), and a USDT probe (trap mode, the only one USDT has; also the
 // only xsdt probe with 8 integers and a string, since SDT(9) probes carry
 // at most 7 arguments).
-enum class XsdtSide { kSdt, kSdtNoTimestamps, kUsdt };
+// kSdtMonotonic: timestamps read from CLOCK_MONOTONIC at every hit (the
+// consumer option "clock"), where kSdt reads the arch's counter if it has
+// one.
+enum class XsdtSide { kSdt, kSdtNoTimestamps, kSdtMonotonic, kUsdt };
 
 const char *xsdt_impl(XsdtSide side) {
   switch (side) {
@@ -184,6 +187,8 @@ const char *xsdt_impl(XsdtSide side) {
     return "xsdt-sdt";
   case XsdtSide::kSdtNoTimestamps:
     return "xsdt-sdt-nots";
+  case XsdtSide::kSdtMonotonic:
+    return "xsdt-sdt-monotonic";
   case XsdtSide::kUsdt:
     return "xsdt-usdt";
   }
@@ -206,6 +211,9 @@ template <int kInts, XsdtSide kSide> void xsdt_setup(const benchmark::State &) {
                          usdt ? XSDT_MODE_TRAP : XSDT_MODE_JUMP) != 1 ||
       xsdt_setopt(run->handle, "bufsize", "2m") != 0 ||
       xsdt_setopt(run->handle, "timestamps", run->timestamps ? "on" : "off") !=
+          0 ||
+      xsdt_setopt(run->handle, "clock",
+                  kSide == XsdtSide::kSdtMonotonic ? "monotonic" : "auto") !=
           0 ||
       xsdt_go(run->handle) != 0) {
     failure(
@@ -357,11 +365,13 @@ void register_all() {
   register_disabled("disabled/xsdt-usdt/8", BM_call<usdt8>);
   register_disabled("disabled/lttng/8", BM_call<lttng8>);
   constexpr XsdtSide sdt = XsdtSide::kSdt, nots = XsdtSide::kSdtNoTimestamps,
-                     usdt = XsdtSide::kUsdt;
+                     mono = XsdtSide::kSdtMonotonic, usdt = XsdtSide::kUsdt;
   register_enabled<BM_call<sdt1>>("enabled/xsdt-sdt/1", xsdt_setup<1, sdt>,
                                   xsdt_teardown<1, sdt>);
   register_enabled<BM_call<sdt1>>("enabled/xsdt-sdt-nots/1",
                                   xsdt_setup<1, nots>, xsdt_teardown<1, nots>);
+  register_enabled<BM_call<sdt1>>("enabled/xsdt-sdt-monotonic/1",
+                                  xsdt_setup<1, mono>, xsdt_teardown<1, mono>);
   register_enabled<BM_call<usdt1>>("enabled/xsdt-usdt/1", xsdt_setup<1, usdt>,
                                    xsdt_teardown<1, usdt>);
   register_enabled<BM_call<lttng1>>("enabled/lttng/1", lttng_setup<1>,
@@ -370,6 +380,8 @@ void register_all() {
                                   xsdt_teardown<4, sdt>);
   register_enabled<BM_call<sdt4>>("enabled/xsdt-sdt-nots/4",
                                   xsdt_setup<4, nots>, xsdt_teardown<4, nots>);
+  register_enabled<BM_call<sdt4>>("enabled/xsdt-sdt-monotonic/4",
+                                  xsdt_setup<4, mono>, xsdt_teardown<4, mono>);
   register_enabled<BM_call<usdt4>>("enabled/xsdt-usdt/4", xsdt_setup<4, usdt>,
                                    xsdt_teardown<4, usdt>);
   register_enabled<BM_call<lttng4>>("enabled/lttng/4", lttng_setup<4>,
@@ -470,7 +482,8 @@ int main(int argc, char **argv) {
                          "disabled/lttng/" + s);
     reporter.print_ratio("disabled xsdt-usdt / disabled lttng, " + s,
                          "disabled/xsdt-usdt/" + s, "disabled/lttng/" + s);
-    for (const char *impl : {"xsdt-sdt", "xsdt-sdt-nots", "xsdt-usdt"})
+    for (const char *impl :
+         {"xsdt-sdt", "xsdt-sdt-monotonic", "xsdt-sdt-nots", "xsdt-usdt"})
       for (const char *t : {"1", "2", "4"})
         print_enabled_ratio(reporter, impl, s, t);
   }

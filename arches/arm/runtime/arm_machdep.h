@@ -49,6 +49,10 @@ void flush_icache(void *addr, std::size_t n) {
 // No USDT jump mode yet: USDT sites trap.
 const UsdtJumpPort *usdt_jump_port() { return nullptr; }
 
+// Records read CLOCK_MONOTONIC: the generic timer (CNTVCT) is not readable from
+// user space on every ARMv7 kernel, nor present on ARMv5.
+const CycleCounter *cycle_counter() { return nullptr; }
+
 } // namespace xsdt::rt::machdep
 
 #endif // XSDT_ARCHES_ARM_MACHDEP_H

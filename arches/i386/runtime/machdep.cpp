@@ -1,5 +1,6 @@
 // libxsdt machine-dependent part for i386.
 #include "machdep.h"
+#include "x86/runtime/tsc.h"
 
 #include <cstddef>
 #include <iterator>
@@ -35,5 +36,8 @@ void flush_icache(void *, std::size_t) {}
 
 // No USDT jump mode yet: USDT sites trap.
 const UsdtJumpPort *usdt_jump_port() { return nullptr; }
+
+// The TSC, where it holds (x86/runtime/tsc.h).
+const CycleCounter *cycle_counter() { return x86::tsc_counter(); }
 
 } // namespace xsdt::rt::machdep

@@ -48,6 +48,10 @@ void flush_icache(void *addr, std::size_t n) {
 // No USDT jump mode yet: USDT sites trap.
 const UsdtJumpPort *usdt_jump_port() { return nullptr; }
 
+// Records read CLOCK_MONOTONIC: the CP0 count register (rdhwr $2) is
+// readable from user space only where the kernel allows it, and may trap.
+const CycleCounter *cycle_counter() { return nullptr; }
+
 } // namespace xsdt::rt::machdep
 
 #endif // XSDT_ARCHES_MIPS_MACHDEP_H

@@ -51,4 +51,8 @@ void flush_icache(void *addr, std::size_t n) {
 // No USDT jump mode yet: USDT sites trap.
 const UsdtJumpPort *usdt_jump_port() { return nullptr; }
 
+// Records read CLOCK_MONOTONIC. mftb would be the counter (the vDSO's own); not
+// used yet: its rate and resolution are not measured on hardware here.
+const CycleCounter *cycle_counter() { return nullptr; }
+
 } // namespace xsdt::rt::machdep

@@ -33,4 +33,8 @@ void flush_icache(void *, std::size_t) {}
 // No USDT jump mode yet: USDT sites trap.
 const UsdtJumpPort *usdt_jump_port() { return nullptr; }
 
+// Records read CLOCK_MONOTONIC. stckf would be the counter (the vDSO's own);
+// not used yet: its rate and resolution are not measured on hardware here.
+const CycleCounter *cycle_counter() { return nullptr; }
+
 } // namespace xsdt::rt::machdep

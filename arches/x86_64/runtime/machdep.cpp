@@ -1,5 +1,6 @@
 // libxsdt machine-dependent part for x86-64.
 #include "machdep.h"
+#include "x86/runtime/tsc.h"
 
 #include <cstddef>
 #include <iterator>
@@ -34,5 +35,8 @@ void fill_registers(const void *ucp, RegisterFile *regs) {
 // x86 keeps instruction fetch coherent with stores (self-modifying code is
 // detected by the CPU; QEMU likewise invalidates translations on write).
 void flush_icache(void *, std::size_t) {}
+
+// The TSC, where it holds (x86/runtime/tsc.h).
+const CycleCounter *cycle_counter() { return x86::tsc_counter(); }
 
 } // namespace xsdt::rt::machdep

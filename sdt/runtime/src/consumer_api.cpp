@@ -73,6 +73,11 @@ const char *xsdt_getopt(xsdt_hdl *h, const char *option) {
     return h->hitarea_text.c_str();
   if (std::strcmp(option, "timestamps") == 0)
     return h->timestamps ? "on" : "off";
+  // Before go, the choice; from go on, the clock the hits read.
+  if (std::strcmp(option, "clock") == 0)
+    return h->state == xsdt::rt::consumer::State::kConfiguring
+               ? (h->clock_monotonic ? "monotonic" : "auto")
+               : h->clock.name();
   return nullptr;
 }
 

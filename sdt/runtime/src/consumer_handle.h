@@ -17,6 +17,7 @@
 #include "consumer_buffer.h"
 
 #include "atomic_count.h"
+#include "record_clock.h"
 
 #include <atomic>
 #include <cstddef>
@@ -121,6 +122,14 @@ struct xsdt_hdl {
   void *hit_arg = nullptr;
   // Read the clock on every hit. Read by the hit path: set before go only.
   bool timestamps = true;
+  // "monotonic": CLOCK_MONOTONIC at every hit even where the arch has a
+  // counter (option "clock"; "auto" otherwise).
+  bool clock_monotonic = false;
+  // The session's record clock (set up by go; read by the hit path) and,
+  // per buffer, the last timestamp the drain gave out: its records stay in
+  // order whatever the counter does.
+  xsdt::rt::RecordClock clock;
+  std::vector<std::uint64_t> last_timestamps;
 
   std::vector<std::unique_ptr<xsdt::rt::consumer::ProbeEntry>>
       probes; // by index

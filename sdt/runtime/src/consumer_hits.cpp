@@ -47,13 +47,6 @@ std::int32_t current_tid() noexcept {
   return t_tid;
 }
 
-std::uint64_t monotonic_ns() noexcept {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u +
-         static_cast<std::uint64_t>(ts.tv_nsec);
-}
-
 // A thread's buffer per session (one go of one handle), so that several
 // handles, and successive sessions, each find their own. Sessions are
 // numbered from 1 and never reused, so a stale entry never matches. Only
@@ -156,7 +149,9 @@ void record_hit(xsdt_hdl &h, ProbeEntry &probe, const std::uint64_t *args,
   std::atomic_signal_fence(std::memory_order_seq_cst);
   // Taken inside the busy section, so timestamps never decrease within a
   // buffer: a nested hit either completes before this point or is dropped.
-  const std::uint64_t now = h.timestamps ? monotonic_ns() : 0;
+  // The session's clock (record_clock.h): a counter the drain converts,
+  // or CLOCK_MONOTONIC where there is none or a hit function reads it.
+  const std::uint64_t now = h.timestamps ? h.clock.now() : 0;
   // The hit function runs inside the busy section too: its area is then
   // never written by two hits of the thread at once.
   if (h.hit_function && !run_hit_function(h, *buffer, probe, now, args, argc)) {

@@ -24,6 +24,7 @@
 #include "consumer_buffer.h"
 #include "consumer_handle.h"
 #include "consumer_hits.h"
+#include "machdep.h"
 #include "xsdt/runtime.h"
 #include "xsdt/sdt-runtime.h"
 
@@ -126,6 +127,15 @@ int setopt_impl(xsdt_hdl *h, const char *option, const char *value) {
   if (name == "hitarea")
     return set_byte_count(h, "hitarea", value, 0, kMaxHitArea, &h->hitarea,
                           &h->hitarea_text);
+  if (name == "clock") {
+    const std::string_view text = value ? value : "";
+    if (text != "auto" && text != "monotonic")
+      return fail(h, XSDT_ERR_BAD_OPTION,
+                  "xsdt_setopt: clock '%s' is neither auto nor monotonic",
+                  shown);
+    h->clock_monotonic = text == "monotonic";
+    return 0;
+  }
   if (name == "timestamps") {
     const std::string_view text = value ? value : "";
     if (text != "on" && text != "off")
@@ -136,7 +146,7 @@ int setopt_impl(xsdt_hdl *h, const char *option, const char *value) {
   }
   return fail(h, XSDT_ERR_BAD_OPTION,
               "xsdt_setopt: unknown option '%s' (known: bufsize, nthreads, "
-              "hitarea, timestamps)",
+              "hitarea, timestamps, clock)",
               option ? option : "(null)");
 }
 
@@ -258,7 +268,16 @@ int go_impl(xsdt_hdl *h) {
   h->retired_buffers.reserve(h->retired_buffers.size() + 1);
   h->retired_areas.reserve(h->retired_areas.size() + 1);
 
+  // The record clock: the arch's counter, unless the session asks for
+  // CLOCK_MONOTONIC or a hit function reads the timestamp at the hit (in
+  // nanoseconds: the conversion is the drain's).
+  std::vector<std::uint64_t> last_timestamps(nbuffers, 0);
+  h->clock.start(h->clock_monotonic || h->hit_function
+                     ? nullptr
+                     : xsdt::rt::machdep::cycle_counter());
+
   // Nothing below allocates until the session is published.
+  h->last_timestamps = std::move(last_timestamps);
   h->storage = std::move(storage);
   h->buffers = std::move(buffers);
   h->nbuffers = nbuffers;
@@ -356,7 +375,12 @@ xsdt_workstatus work_impl(xsdt_hdl *h, xsdt_consume_f *consume, void *arg) {
         owner_read = true;
       }
       record.probe = &h->probes[index]->desc;
-      record.timestamp_ns = timestamp;
+      if (h->timestamps) {
+        // Never before the buffer's previous record.
+        std::uint64_t &last = h->last_timestamps[i];
+        last = std::max(last, h->clock.to_ns(timestamp));
+        record.timestamp_ns = last;
+      }
       // Arguments past argc read as 0, as after the previous record.
       if (argc < record.argc)
         std::fill(record.args + argc, record.args + record.argc, 0);

@@ -55,6 +55,18 @@ struct UsdtJumpPort {
 };
 const UsdtJumpPort *usdt_jump_port();
 
+// ---- Record timestamps (record_clock.cpp). A counter that a consumer's
+// hits read instead of CLOCK_MONOTONIC: cheaper, at a constant rate and
+// the same on every CPU, so that one conversion to CLOCK_MONOTONIC
+// nanoseconds, when records are drained, holds for all of them. The rate
+// need not be known: the conversion measures it.
+struct CycleCounter {
+  const char *name;        // what xsdt_getopt(h, "clock") reports
+  std::uint64_t (*read)(); // async-signal-safe, no system call
+};
+// Null where the arch has none that holds on this system (decided once).
+const CycleCounter *cycle_counter();
+
 } // namespace xsdt::rt::machdep
 
 #endif // XSDT_RUNTIME_MACHDEP_H

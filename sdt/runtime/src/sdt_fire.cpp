@@ -139,7 +139,8 @@ template <int N> struct SdtSlotCall {
     static_assert(sizeof values / sizeof *values == XSDT_SDT_MAX_ARGS);
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       ((args[I] = values[I]), ...);
-    }(std::make_index_sequence<N>{});
+    }
+    (std::make_index_sequence<N>{});
     armed->handler(armed->info, args, armed->user);
   }
 };
@@ -409,10 +410,11 @@ namespace {
 
 // A nested hit, or the first of a thread: the arguments in this frame.
 // Out of line, so that the common hit's function has no frame for them.
-__attribute__((noinline)) void
-fire_from_frame(struct xsdt_sdt_probe *probe, uint64_t a0, uint64_t a1,
-                uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
-                uint64_t a6) {
+__attribute__((noinline)) void fire_from_frame(struct xsdt_sdt_probe *probe,
+                                               uint64_t a0, uint64_t a1,
+                                               uint64_t a2, uint64_t a3,
+                                               uint64_t a4, uint64_t a5,
+                                               uint64_t a6) {
   // No early test of probe->runtime: SdtCall::run reads it once, after the
   // slot is odd, which the protocol needs anyway; a second load here would
   // only shorten the rare hit of a thread that passed the site just before

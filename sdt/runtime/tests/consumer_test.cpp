@@ -7,6 +7,8 @@
 #include <xsdt/sdt.h>
 #include <xsdt/usdt.h>
 
+#include "machdep.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -368,8 +370,8 @@ TEST(Consumer, UsdtModeConflict) {
   ASSERT_EQ(xsdt_enable_probes(t.h, "ctusdt:::ping", XSDT_MODE_TRAP), 1)
       << t.message();
   EXPECT_EQ(xsdt_enable_probes(t.h, "ctusdt:::ping", XSDT_MODE_JUMP), -1);
-  EXPECT_EQ(xsdt_errno(t.h), xsdt_usdt_jumps() ? XSDT_ERR_MODE_CONFLICT
-                                               : XSDT_ERR_BAD_MODE);
+  EXPECT_EQ(xsdt_errno(t.h),
+            xsdt_usdt_jumps() ? XSDT_ERR_MODE_CONFLICT : XSDT_ERR_BAD_MODE);
 }
 
 // SDT jump, SDT trap and USDT trap in one handle; records of one thread
@@ -951,6 +953,9 @@ TEST(Consumer, Options) {
   EXPECT_STREQ(xsdt_getopt(t.h, "timestamps"), "on");
   EXPECT_EQ(xsdt_setopt(t.h, "timestamps", "off"), 0);
   EXPECT_STREQ(xsdt_getopt(t.h, "timestamps"), "off");
+  EXPECT_STREQ(xsdt_getopt(t.h, "clock"), "auto");
+  EXPECT_EQ(xsdt_setopt(t.h, "clock", "monotonic"), 0);
+  EXPECT_STREQ(xsdt_getopt(t.h, "clock"), "monotonic");
 
   struct Bad {
     const char *option, *value, *mentions;
@@ -971,6 +976,8 @@ TEST(Consumer, Options) {
       {"timestamps", "yes", "timestamps 'yes' is neither on nor off"},
       {"timestamps", "", "timestamps ''"},
       {"timestamps", nullptr, "timestamps '(null)'"},
+      {"clock", "tsc", "clock 'tsc' is neither auto nor monotonic"},
+      {"clock", nullptr, "clock '(null)'"},
   };
   for (const Bad &b : bad) {
     EXPECT_EQ(xsdt_setopt(t.h, b.option, b.value), -1) << b.mentions;
@@ -983,6 +990,38 @@ TEST(Consumer, Options) {
   EXPECT_STREQ(xsdt_getopt(t.h, "nthreads"), "3");
   EXPECT_STREQ(xsdt_getopt(t.h, "timestamps"), "off");
 }
+
+// The record clock in use, from go on: the arch's counter where this
+// system has one (record_clock.h), CLOCK_MONOTONIC when asked; with either,
+// every record lies between the clock reads around its hit, in order.
+void check_clock(const char *option, const char *expected) {
+  Handle t;
+  ASSERT_EQ(xsdt_enable_probes(t.h, "ctest:::step", XSDT_MODE_AUTO), 1);
+  ASSERT_EQ(xsdt_setopt(t.h, "clock", option), 0) << t.message();
+  ASSERT_EQ(xsdt_go(t.h), 0) << t.message();
+  EXPECT_STREQ(xsdt_getopt(t.h, "clock"), expected);
+  std::vector<std::uint64_t> before, after;
+  for (int i = 0; i < 200; ++i) {
+    before.push_back(now_ns());
+    consumer_test_step(i, 1, kText);
+    after.push_back(now_ns());
+  }
+  std::vector<Record> records = work_once(t.h);
+  ASSERT_EQ(records.size(), 200u);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    EXPECT_GE(records[i].timestamp, before[i]) << "record " << i;
+    EXPECT_LE(records[i].timestamp, after[i]) << "record " << i;
+  }
+  ASSERT_EQ(xsdt_stop(t.h), 0);
+}
+
+TEST(Consumer, ClockAutoIsTheArchCounter) {
+  const xsdt::rt::machdep::CycleCounter *counter =
+      xsdt::rt::machdep::cycle_counter();
+  check_clock("auto", counter ? counter->name : "monotonic");
+}
+
+TEST(Consumer, ClockMonotonic) { check_clock("monotonic", "monotonic"); }
 
 // With timestamps off a record carries 0 and everything else as before.
 TEST(Consumer, TimestampsOff) {

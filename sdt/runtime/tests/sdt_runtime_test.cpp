@@ -437,9 +437,8 @@ TEST_P(ModeTest, UnusedArgumentsAreZeroAfterAWiderHit) {
                             &wide, &err),
             1)
       << err.message;
-  ASSERT_EQ(xsdt_sdt_enable("srt:::dash-name", GetParam(), record, &narrow,
-                            &err),
-            1)
+  ASSERT_EQ(
+      xsdt_sdt_enable("srt:::dash-name", GetParam(), record, &narrow, &err), 1)
       << err.message;
   int local = 0;
   for (int round = 1; round <= 3; ++round) {
