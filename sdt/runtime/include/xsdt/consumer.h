@@ -121,11 +121,16 @@ int xsdt_enable_probes(xsdt_hdl *h, const char *description, xsdt_mode mode);
  * 64), "hitarea" (bytes of each buffer's area for the hit function,
  * xsdt_handle_hit; 0 to 256m, k/m suffix; default 0), "timestamps" ("on",
  * the default, or "off": records then carry timestamp_ns 0 and a hit reads no clock, as DTrace records carry no
- * timestamp unless the program asks for one). A record takes
+ * timestamp unless the program asks for one), "clock" ("auto", the
+ * default: hits read the arch's cycle counter where this system has one
+ * that holds, x86's TSC, and the drain converts it to CLOCK_MONOTONIC; or
+ * "monotonic": hits read CLOCK_MONOTONIC; a session with a hit function
+ * always does). A record takes
  * 16 bytes plus 8 per argument. Returns 0 or -1 (XSDT_ERR_BAD_OPTION;
  * XSDT_ERR_BAD_STATE after go). */
 int xsdt_setopt(xsdt_hdl *h, const char *option, const char *value);
-/* The current value as text ("262144" after "256k"; "on" or "off"), or
+/* The current value as text ("262144" after "256k"; "on" or "off"; for
+ * "clock", from go on, the clock the hits read: "tsc", "monotonic"), or
  * NULL for an unknown option. Valid until the next xsdt_setopt(). */
 const char *xsdt_getopt(xsdt_hdl *h, const char *option);
 
