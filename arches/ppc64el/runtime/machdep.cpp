@@ -51,8 +51,16 @@ void flush_icache(void *addr, std::size_t n) {
 // No USDT jump mode yet: USDT sites trap.
 const UsdtJumpPort *usdt_jump_port() { return nullptr; }
 
-// Records read CLOCK_MONOTONIC. mftb would be the counter (the vDSO's own); not
-// used yet: its rate and resolution are not measured on hardware here.
-const CycleCounter *cycle_counter() { return nullptr; }
+// The time base, what the vDSO's clock reads too: one count for every CPU at
+// a fixed rate (512 MHz on POWER8 and later).
+static std::uint64_t read_time_base() {
+  std::uint64_t count;
+  __asm__ __volatile__("mftb %0" : "=r"(count));
+  return count;
+}
+const CycleCounter *cycle_counter() {
+  static const CycleCounter time_base{"mftb", read_time_base};
+  return &time_base;
+}
 
 } // namespace xsdt::rt::machdep

@@ -43,8 +43,17 @@ void flush_icache(void *addr, std::size_t n) {
 // No USDT jump mode yet: USDT sites trap.
 const UsdtJumpPort *usdt_jump_port() { return nullptr; }
 
-// Records read CLOCK_MONOTONIC. rdtime would be the counter (the vDSO's own);
-// not used yet: its rate and resolution are not measured on hardware here.
-const CycleCounter *cycle_counter() { return nullptr; }
+// The time CSR, what the vDSO's clock reads too: one count for the whole
+// system at the platform's timebase (a few MHz on some boards, which the
+// record clock finds too coarse and does not use).
+static std::uint64_t read_time() {
+  std::uint64_t count;
+  __asm__ __volatile__("rdtime %0" : "=r"(count));
+  return count;
+}
+const CycleCounter *cycle_counter() {
+  static const CycleCounter time{"rdtime", read_time};
+  return &time;
+}
 
 } // namespace xsdt::rt::machdep

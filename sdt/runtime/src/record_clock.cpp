@@ -21,7 +21,24 @@ void RecordClock::start(const machdep::CycleCounter *counter) {
   last_ = Segment{};
   if (counter_)
     add_pair();
-  if (pairs_.empty()) // a counter that went back on every try
+  if (!pairs_.empty()) {
+    // Its rate, over a few microseconds: a counter that ticks less often
+    // than every kMaxTickNs (62.5 MHz under qemu-user's AArch64, a few MHz
+    // on some RISC-V boards) would put a record outside the clock reads
+    // around its hit; CLOCK_MONOTONIC is no coarser than its own source.
+    const std::uint64_t start = monotonic_ns();
+    while (monotonic_ns() - start < kRateWindowNs) {
+    }
+    add_pair();
+    if (pairs_.size() == 2) {
+      const Pair &a = pairs_.front(), &b = pairs_.back();
+      if ((b.ns - a.ns) > kMaxTickNs * (b.count - a.count))
+        pairs_.clear();
+    } else {
+      pairs_.clear();
+    }
+  }
+  if (pairs_.empty()) // a counter that went back, stood still or is coarse
     counter_ = nullptr;
 }
 

@@ -62,6 +62,10 @@ private:
   // Increasing in both members; at most kKeptPairs, the newest last.
   std::deque<Pair> pairs_;
   static constexpr std::size_t kKeptPairs = 256;
+  // A counter is used only if it ticks at least every 4 ns (measured over
+  // kRateWindowNs at start).
+  static constexpr std::uint64_t kMaxTickNs = 4;
+  static constexpr std::uint64_t kRateWindowNs = 5000;
 };
 
 } // namespace xsdt::rt
