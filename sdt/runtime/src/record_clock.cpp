@@ -23,8 +23,8 @@ void RecordClock::start(const machdep::CycleCounter *counter) {
     add_pair();
   if (!pairs_.empty()) {
     // Its rate, over a few microseconds: a counter that ticks less often
-    // than every kMaxTickNs (62.5 MHz under qemu-user's AArch64, a few MHz
-    // on some RISC-V boards) would put a record outside the clock reads
+    // than every kMaxTickNs (some emulated timers, some boards' timebases
+    // of a few MHz) would put a record outside the clock reads
     // around its hit; CLOCK_MONOTONIC is no coarser than its own source.
     const std::uint64_t start = monotonic_ns();
     while (monotonic_ns() - start < kRateWindowNs) {

@@ -1,7 +1,7 @@
 // Private to libxsdt: the clock of a consumer session's records. A hit
 // reads it (now()); the drain converts what the hit read into
 // CLOCK_MONOTONIC nanoseconds (to_ns()). Where the arch has a cheap
-// counter (machdep::cycle_counter(): x86's TSC, ...), a hit reads that
+// counter (machdep::cycle_counter()), a hit reads that
 // and the conversion interpolates between (counter, CLOCK_MONOTONIC)
 // pairs that the drain reads as it needs them, one on each side of every
 // record it converts; elsewhere, or when the session asks for it, a hit

@@ -108,9 +108,7 @@ TEST(RecordClock, ACounterThatGoesBackIsRefused) {
   EXPECT_STREQ(clock.name(), "monotonic");
 }
 
-// The arch's own counter, where this system has one (x86: an invariant
-// TSC that the kernel's clock runs on).
-// A counter that ticks every 16 ns (qemu-user's AArch64 generic timer) is
+// A counter that ticks every 16 ns (as some emulated timers do) is
 // too coarse for the bounds above.
 std::uint64_t every_16_ns() { return monotonic_ns() / 16; }
 TEST(RecordClock, ACoarseCounterIsRefused) {
@@ -123,6 +121,8 @@ TEST(RecordClock, ACoarseCounterIsRefused) {
   EXPECT_STREQ(clock.name(), "fine");
 }
 
+// The arch's own counter, where this system has one that the record clock
+// takes.
 TEST(RecordClock, TheArchCounterConvertsBetweenClockReads) {
   const CycleCounter *counter = xsdt::rt::machdep::cycle_counter();
   if (!counter)

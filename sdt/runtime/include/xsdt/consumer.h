@@ -123,7 +123,7 @@ int xsdt_enable_probes(xsdt_hdl *h, const char *description, xsdt_mode mode);
  * the default, or "off": records then carry timestamp_ns 0 and a hit reads no clock, as DTrace records carry no
  * timestamp unless the program asks for one), "clock" ("auto", the
  * default: hits read the arch's cycle counter where this system has one
- * that holds, x86's TSC, and the drain converts it to CLOCK_MONOTONIC; or
+ * that holds, and the drain converts it to CLOCK_MONOTONIC; or
  * "monotonic": hits read CLOCK_MONOTONIC; a session with a hit function
  * always does). A record takes
  * 16 bytes plus 8 per argument. Returns 0 or -1 (XSDT_ERR_BAD_OPTION;
